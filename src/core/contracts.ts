@@ -1,0 +1,70 @@
+/**
+ * Wire contracts: zod schemas and the types inferred from them. Wire names are
+ * snake_case to match the original groundkit's REST/MCP contract.
+ */
+import { z } from "zod";
+
+export const SOURCE_CLASSES = ["text", "extracted", "snapshot"] as const;
+export const SourceClassSchema = z.enum(SOURCE_CLASSES);
+export type SourceClass = z.infer<typeof SourceClassSchema>;
+
+export const VERDICTS = ["verified", "drifted", "unresolvable"] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+/** A pointer at exact characters of a source. Offsets are code points; lines are 1-based inclusive. */
+export const CitationSchema = z
+  .object({
+    document_id: z.string().min(1),
+    chunk_id: z.string().min(1),
+    source: z.string().min(1),
+    source_class: SourceClassSchema,
+    extractor: z.string().min(1).nullable(),
+    start_offset: z.number().int().min(0),
+    end_offset: z.number().int().min(0),
+    start_line: z.number().int().min(1),
+    end_line: z.number().int().min(1),
+    page_start: z.number().int().min(1).nullable().optional(),
+    page_end: z.number().int().min(1).nullable().optional(),
+    text_hash: z.string().regex(/^[0-9a-f]{64}$/, "a hex SHA-256"),
+  })
+  .refine((c) => c.end_offset >= c.start_offset, { message: "end_offset must be >= start_offset" })
+  .refine((c) => c.end_line >= c.start_line, { message: "end_line must be >= start_line" })
+  .refine((c) => (c.source_class === "extracted") === (c.extractor !== null), {
+    message: "an extracted citation must name its extractor; other classes must not",
+  });
+export type Citation = z.infer<typeof CitationSchema>;
+
+/** The outcome of re-checking a citation against its source. */
+export interface Verification {
+  verdict: Verdict;
+  detail: string;
+  /** Where the cited text now sits, when it moved (still `drifted`). */
+  relocated?: { start_offset: number; end_offset: number } | undefined;
+}
+
+/** A chunk as produced by the chunker: a span of its document's content. */
+export interface ChunkSpan {
+  /** Code-point offsets into the document content. */
+  start: number;
+  end: number;
+  startLine: number;
+  endLine: number;
+  text: string;
+  /** Markdown heading path, outermost first (e.g. ["Install", "Linux"]). */
+  headingPath: string[];
+  /** PDF page range (1-based, inclusive) when the document has pages. */
+  pageStart?: number | undefined;
+  pageEnd?: number | undefined;
+}
+
+/** One search hit. */
+export interface SearchHit {
+  rank: number;
+  score: number;
+  chunk_id: string;
+  document_id: string;
+  text: string;
+  heading_path: string[];
+  citation: Citation;
+  verification?: Verification | undefined;
+}

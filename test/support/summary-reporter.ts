@@ -1,0 +1,23 @@
+/**
+ * Prints the plain closing line "tests: N passed, N failed[, N skipped]" that CI
+ * tooling reads, after vitest's own summary.
+ */
+import type { Reporter, TestModule } from "vitest/node";
+
+export default class SummaryReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    let passed = 0;
+    let failed = 0;
+    let skipped = 0;
+    for (const mod of testModules) {
+      if (mod.state() === "failed" && [...mod.children.allTests()].length === 0) failed++;
+      for (const test of mod.children.allTests()) {
+        const state = test.result().state;
+        if (state === "passed") passed++;
+        else if (state === "failed") failed++;
+        else skipped++;
+      }
+    }
+    process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+  }
+}
