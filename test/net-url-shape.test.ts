@@ -1,0 +1,166 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { checkUrlShape, isUrlSource, sanitizeUrl } from "../src/net/url-shape.js";
+import { GroundkitError } from "../src/core/errors.js";
+
+function refusal(raw: string): GroundkitError {
+  try {
+    checkUrlShape(raw);
+  } catch (err) {
+    if (err instanceof GroundkitError) return err;
+    throw err;
+  }
+  throw new Error(`expected ${raw} to be refused`);
+}
+
+describe("checkUrlShape", () => {
+  it("accepts plain http(s) URLs and returns them parsed", () => {
+    const url = checkUrlShape("https://Example.com:8443/docs/a.html?page=2&q=hello+world#intro");
+    expect(url.hostname).toBe("example.com");
+    expect(url.port).toBe("8443");
+    expect(url.search).toBe("?page=2&q=hello+world");
+    expect(checkUrlShape("http://127.0.0.1:8080/").hostname).toBe("127.0.0.1");
+    expect(checkUrlShape("http://[::1]/x").hostname).toBe("[::1]");
+  });
+
+  it("accepts parameter names that merely resemble credential names", () => {
+    for (const name of ["q", "page", "code", "keyword", "monkey", "tokenizer", "keys", "author", "sessions", "signed", "sort"]) {
+      expect(() => checkUrlShape(`https://example.com/?${name}=1`), name).not.toThrow();
+    }
+  });
+
+  it("refuses schemes other than http and https", () => {
+    for (const raw of ["ftp://example.com/file.txt", "file:///etc/passwd", "javascript:alert(1)", "data:text/plain,hi", "gopher://example.com/", "ws://example.com/"]) {
+      expect(refusal(raw).code, raw).toBe("URL_REFUSED");
+    }
+  });
+
+  it("refuses strings that do not parse", () => {
+    for (const raw of ["", "not a url", "https://exa mple.com/", "http://[::1/", "//example.com/x"]) {
+      const err = refusal(raw);
+      expect(err.code, raw).toBe("URL_REFUSED");
+    }
+  });
+
+  it("refuses userinfo and never echoes it", () => {
+    const cases: Array<[string, string]> = [
+      ["https://user:hunter2pass@example.com/", "https://example.com/"],
+      ["https://hunter2pass@example.com/a", "https://example.com/a"],
+      ["http://:hunter2pass@example.com/", "http://example.com/"],
+    ];
+    for (const [raw, shown] of cases) {
+      const err = refusal(raw);
+      expect(err.code).toBe("URL_REFUSED");
+      expect(err.message).not.toContain("hunter2pass");
+      expect(JSON.stringify(err.detail)).not.toContain("hunter2pass");
+      expect(err.message).toContain(shown);
+    }
+  });
+
+  it("refuses credential-shaped query parameters in any spelling and never echoes the value", () => {
+    const names = [
+      "token",
+      "access_token",
+      "Access-Token",
+      "ACCESS_TOKEN",
+      "api_key",
+      "apiKey",
+      "API-KEY",
+      "api%5Fkey", // percent-encoded underscore
+      "key",
+      "secret",
+      "client_secret",
+      "password",
+      "passwd",
+      "pwd",
+      "auth",
+      "Authorization",
+      "signature",
+      "sig",
+      "session",
+      "sessionid",
+      "session_token",
+      "private_key",
+      "credential",
+      "credentials",
+      "jwt",
+      "bearer",
+      "X-Amz-Signature",
+      "X-Amz-Credential",
+      "X-Amz-Security-Token",
+      "X-Goog-Signature",
+      "refresh_token",
+      "id_token",
+      "githubToken",
+      "db_password",
+      "webhook_secret",
+      "stripe_apikey",
+      "auth[token]",
+      "auth.token",
+    ];
+    for (const name of names) {
+      const err = refusal(`https://example.com/path?page=1&${name}=S3CR3TVALUE&q=x`);
+      expect(err.code, name).toBe("URL_REFUSED");
+      expect(err.message, name).not.toContain("S3CR3TVALUE");
+      expect(JSON.stringify(err.detail), name).not.toContain("S3CR3TVALUE");
+      expect(err.message, name).toContain("REDACTED");
+    }
+  });
+
+  it("refuses a credential-shaped parameter even without a value, and one in the fragment", () => {
+    expect(refusal("https://example.com/?api_key").code).toBe("URL_REFUSED");
+    const err = refusal("https://example.com/cb#access_token=S3CR3TVALUE&state=1");
+    expect(err.code).toBe("URL_REFUSED");
+    expect(err.message).not.toContain("S3CR3TVALUE");
+  });
+
+  it("names the offending parameter in the message", () => {
+    expect(refusal("https://example.com/?Access-Token=abc").message).toContain('"Access-Token"');
+  });
+});
+
+describe("sanitizeUrl", () => {
+  it("drops userinfo and the fragment, redacts credential values, keeps everything else as written", () => {
+    expect(sanitizeUrl("https://u:p@example.com/a?api_key=s3cret&q=a+b%20c&Access-Token=t0k#frag")).toBe(
+      "https://example.com/a?api_key=REDACTED&q=a+b%20c&Access-Token=REDACTED",
+    );
+    expect(sanitizeUrl("http://example.com/?token")).toBe("http://example.com/?token=REDACTED");
+    expect(sanitizeUrl("http://example.com/plain?x=1")).toBe("http://example.com/plain?x=1");
+    expect(sanitizeUrl("http://example.com/#access_token=s3cret")).toBe("http://example.com/");
+  });
+
+  it("turns unparseable input into a placeholder", () => {
+    expect(sanitizeUrl("not a url with s3cret")).toBe("<invalid url>");
+    expect(sanitizeUrl("")).toBe("<invalid url>");
+  });
+
+  it("never throws and never keeps a secret value, whatever the input", () => {
+    const secret = "Zq9SECRETzq9";
+    fc.assert(
+      fc.property(
+        fc.string(),
+        fc.constantFrom("token", "api_key", "X-Amz-Signature", "password", "sig"),
+        fc.string(),
+        (prefix, name, suffix) => {
+          const out1 = sanitizeUrl(prefix + suffix);
+          expect(typeof out1).toBe("string");
+          const out2 = sanitizeUrl(`https://example.com/${encodeURIComponent(prefix)}?${name}=${secret}&z=${encodeURIComponent(suffix)}`);
+          expect(out2).not.toContain(secret);
+          const out3 = sanitizeUrl(`https://user:${secret}@example.com/#${secret}`);
+          expect(out3).not.toContain(secret);
+        },
+      ),
+    );
+  });
+});
+
+describe("isUrlSource", () => {
+  it("recognizes http(s) URLs case-insensitively and nothing else", () => {
+    expect(isUrlSource("http://example.com")).toBe(true);
+    expect(isUrlSource("HTTPS://example.com/x")).toBe(true);
+    expect(isUrlSource("ftp://example.com")).toBe(false);
+    expect(isUrlSource("docs/http://x")).toBe(false);
+    expect(isUrlSource("http:/example.com")).toBe(false);
+    expect(isUrlSource("./README.md")).toBe(false);
+  });
+});
