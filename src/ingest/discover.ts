@@ -1,0 +1,245 @@
+/**
+ * File discovery for folder ingestion: a deterministic, streaming walk that
+ * applies hidden-name, node_modules, .gitignore and include/exclude rules, and
+ * keeps every followed symlink inside the base directory.
+ */
+
+import { constants as fsConstants, promises as fsp, type Dirent } from "node:fs";
+import path from "node:path";
+import ignore, { type Ignore } from "ignore";
+import picomatch from "picomatch";
+import { fsErrorToGroundkit, resolveContained } from "../core/containment.js";
+import { GroundkitError } from "../core/errors.js";
+
+/** Options for {@link discoverFiles}. */
+export interface DiscoverOptions {
+  /** Containment root (absolute). Symlinks whose real path leaves it are refused. */
+  baseDir: string;
+  /** picomatch globs matched against relPath; empty/undefined = everything. */
+  include?: string[];
+  /** picomatch globs matched against relPath; a matching folder is not descended into. */
+  exclude?: string[];
+  /**
+   * If given, only files ending in one of these lowercase extensions (".md", ".pdf", ...)
+   * are yielded as files; others are reported as unsupported. An empty array supports nothing.
+   */
+  extensions?: string[];
+}
+
+/** One thing the walk found: a file to ingest, an unsupported file, or a refusal. */
+export type DiscoveredEntry =
+  | {
+      kind: "file";
+      /** Absolute, as walked (not realpath). */
+      path: string;
+      realPath: string;
+      /** POSIX separators, relative to the walked root. */
+      relPath: string;
+      size: number;
+      mtimeMs: number;
+    }
+  | { kind: "unsupported"; path: string; relPath: string }
+  | { kind: "refused"; path: string; relPath: string; error: GroundkitError };
+
+/** A .gitignore's rules and the folder (relative to the root, "" for the root) they apply under. */
+interface IgnoreScope {
+  prefix: string;
+  rules: Ignore;
+}
+
+interface DirFrame {
+  absPath: string;
+  realPath: string;
+  relPath: string;
+  scopes: readonly IgnoreScope[];
+}
+
+interface WalkContext {
+  baseDir: string;
+  /** Real paths of folders already walked: breaks symlink loops and avoids walking a folder twice. */
+  visited: Set<string>;
+  selects: (relPath: string) => boolean;
+  prunesDir: (relPath: string) => boolean;
+  supported: (name: string) => boolean;
+}
+
+/**
+ * Walk `root` (a folder, or a single file) and yield what ingestion should do
+ * with each file, in a deterministic order: depth-first, entries of a folder
+ * sorted by name in UTF-16 code-unit order. Entries are yielded as they are
+ * found; only one folder's listing per level is held in memory.
+ *
+ * Silently skipped: names starting with "." (files and folders), `node_modules`
+ * folders, paths ignored by the root's or a nested `.gitignore`, paths failing
+ * include/exclude. Symlinks are followed only when their real path is inside
+ * `baseDir` (else a `refused` PATH_ESCAPES_BASE entry); a dangling symlink is
+ * refused with SOURCE_NOT_FOUND; unreadable files/folders are refused with
+ * FILE_UNREADABLE and the walk goes on.
+ *
+ * A single-file root was named explicitly, so hidden-name and .gitignore rules
+ * do not apply to it; include/exclude and extensions do (relPath is its name).
+ *
+ * @throws GroundkitError when the root itself cannot be walked: PATH_ESCAPES_BASE,
+ *   SOURCE_NOT_FOUND, or FILE_UNREADABLE (unreadable root folder or its .gitignore).
+ * @example
+ *   for await (const e of discoverFiles("/srv/docs", { baseDir: "/srv/docs", extensions: [".md"] })) {
+ *     if (e.kind === "file") console.log(e.relPath, e.size);
+ *   }
+ */
+export async function* discoverFiles(root: string, opts: DiscoverOptions): AsyncGenerator<DiscoveredEntry> {
+  const baseDir = path.resolve(opts.baseDir);
+  const absRoot = path.resolve(root);
+  const realRoot = await resolveContained(absRoot, baseDir);
+  const ctx = makeContext(baseDir, opts);
+  let rootStat;
+  try {
+    rootStat = await fsp.stat(realRoot);
+  } catch (err) {
+    throw fsErrorToGroundkit(err, absRoot);
+  }
+
+  if (!rootStat.isDirectory()) {
+    const relPath = path.basename(absRoot);
+    if (!ctx.selects(relPath)) return;
+    if (!rootStat.isFile() || !ctx.supported(relPath)) {
+      yield { kind: "unsupported", path: absRoot, relPath };
+      return;
+    }
+    yield await fileEntry(absRoot, realRoot, relPath);
+    return;
+  }
+
+  ctx.visited.add(realRoot);
+  yield* walkDir(ctx, { absPath: absRoot, realPath: realRoot, relPath: "", scopes: [] }, true);
+}
+
+function makeContext(baseDir: string, opts: DiscoverOptions): WalkContext {
+  const include = opts.include?.length ? picomatch(opts.include, { dot: false }) : undefined;
+  const exclude = opts.exclude?.length ? picomatch(opts.exclude, { dot: false }) : undefined;
+  const extensions = opts.extensions?.map((e) => {
+    const lower = e.toLowerCase();
+    return lower.startsWith(".") ? lower : `.${lower}`;
+  });
+  return {
+    baseDir,
+    visited: new Set(),
+    selects: (rel) => !(exclude?.(rel) ?? false) && (include?.(rel) ?? true),
+    prunesDir: (rel) => exclude?.(rel) ?? false,
+    // endsWith rather than extname so multi-part extensions (".tar.gz") work too.
+    supported: (name) => {
+      if (!extensions) return true;
+      const lower = name.toLowerCase();
+      return extensions.some((ext) => lower.length > ext.length && lower.endsWith(ext));
+    },
+  };
+}
+
+function byName(a: Dirent, b: Dirent): number {
+  // Plain comparison is UTF-16 code-unit order, independent of locale.
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+async function* walkDir(ctx: WalkContext, dir: DirFrame, isRoot: boolean): AsyncGenerator<DiscoveredEntry> {
+  let dirents: Dirent[];
+  let scopes = dir.scopes;
+  try {
+    // Read through the real path: it is the one containment vetted.
+    dirents = await fsp.readdir(dir.realPath, { withFileTypes: true });
+    const rules = await readGitignore(ctx, dir, dirents);
+    if (rules) scopes = [...scopes, { prefix: dir.relPath, rules }];
+  } catch (err) {
+    const error = fsErrorToGroundkit(err, dir.absPath);
+    if (isRoot) throw error;
+    yield { kind: "refused", path: dir.absPath, relPath: dir.relPath, error };
+    return;
+  }
+  dirents.sort(byName);
+
+  for (const dirent of dirents) {
+    const name = dirent.name;
+    if (name.startsWith(".")) continue;
+    const relPath = dir.relPath === "" ? name : `${dir.relPath}/${name}`;
+    const absPath = path.join(dir.absPath, name);
+    const candidate = path.join(dir.realPath, name);
+    const isLink = dirent.isSymbolicLink();
+
+    // A symlink's kind is its target's; a dangling or looping link counts as a file
+    // so it reaches the containment check below and is reported.
+    let kind: "dir" | "file" | "other";
+    if (isLink) {
+      kind = await fsp.stat(candidate).then(
+        (s) => (s.isDirectory() ? "dir" : s.isFile() ? "file" : "other"),
+        () => "file" as const,
+      );
+    } else {
+      kind = dirent.isDirectory() ? "dir" : dirent.isFile() ? "file" : "other";
+    }
+
+    if (kind === "dir" && name === "node_modules") continue;
+    if (isIgnored(scopes, relPath, kind === "dir")) continue;
+    if (kind === "dir" ? ctx.prunesDir(relPath) : !ctx.selects(relPath)) continue;
+
+    let realPath = candidate;
+    if (isLink) {
+      try {
+        realPath = await resolveContained(absPath, ctx.baseDir);
+      } catch (err) {
+        yield { kind: "refused", path: absPath, relPath, error: fsErrorToGroundkit(err, absPath) };
+        continue;
+      }
+    }
+
+    if (kind === "dir") {
+      if (ctx.visited.has(realPath)) continue;
+      ctx.visited.add(realPath);
+      yield* walkDir(ctx, { absPath, realPath, relPath, scopes }, false);
+    } else if (kind === "other" || !ctx.supported(name)) {
+      yield { kind: "unsupported", path: absPath, relPath };
+    } else {
+      yield await fileEntry(absPath, realPath, relPath);
+    }
+  }
+}
+
+/** Load the folder's own .gitignore, if any; a symlinked one must stay inside the base. */
+async function readGitignore(ctx: WalkContext, dir: DirFrame, dirents: Dirent[]): Promise<Ignore | undefined> {
+  const entry = dirents.find((d) => d.name === ".gitignore");
+  if (!entry || !(entry.isFile() || entry.isSymbolicLink())) return undefined;
+  const file = entry.isSymbolicLink()
+    ? await resolveContained(path.join(dir.absPath, ".gitignore"), ctx.baseDir)
+    : path.join(dir.realPath, ".gitignore");
+  let text: string;
+  try {
+    text = await fsp.readFile(file, "utf8");
+  } catch (err) {
+    // Without its rules we cannot tell what is ignored, so the folder is refused.
+    throw fsErrorToGroundkit(err, path.join(dir.absPath, ".gitignore"));
+  }
+  return ignore().add(text);
+}
+
+/**
+ * Git semantics across nested .gitignore files: the deepest file with a rule
+ * that matches decides (a negation there re-includes); otherwise ask the parent.
+ */
+function isIgnored(scopes: readonly IgnoreScope[], relPath: string, isDir: boolean): boolean {
+  for (let i = scopes.length - 1; i >= 0; i--) {
+    const scope = scopes[i]!;
+    const sub = scope.prefix === "" ? relPath : relPath.slice(scope.prefix.length + 1);
+    const result = scope.rules.test(isDir ? `${sub}/` : sub);
+    if (result.ignored) return true;
+    if (result.unignored) return false;
+  }
+  return false;
+}
+
+async function fileEntry(absPath: string, realPath: string, relPath: string): Promise<DiscoveredEntry> {
+  try {
+    const stat = await fsp.stat(realPath);
+    // stat needs no read permission on the file itself; check it so the refusal happens here.
+    await fsp.access(realPath, fsConstants.R_OK);
+    return { kind: "file", path: absPath, realPath, relPath, size: stat.size, mtimeMs: stat.mtimeMs };
+  } catch (err) {
+    return { kind: "refused", path: absPath, relPath, error: fsErrorToGroundkit(err, absPath) };
+  }
+}
