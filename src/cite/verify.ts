@@ -1,0 +1,116 @@
+/**
+ * Verification: re-read a citation's source and say whether the cited span
+ * still holds. The order is fixed: classify the source, check containment,
+ * obtain the text per source class, compare. Containment runs before any read
+ * or extractor lookup.
+ */
+import { isAbsolute } from "node:path";
+import type { Citation, Verification } from "../core/contracts.js";
+import { resolveContained } from "../core/containment.js";
+import { GroundkitError } from "../core/errors.js";
+import { CodePointText, sha256 } from "../core/text.js";
+import { isUrlSource } from "../net/url-shape.js";
+import { ResolutionError, unresolvable } from "./resolution-error.js";
+import { readTextSource } from "./read-text-source.js";
+
+/** Everything verification needs besides the citation. */
+export interface VerifyContext {
+  /** Containment root for path sources (the base dir recorded at ingest, or --base-dir). */
+  baseDir: string | undefined;
+  /** Largest source that will be re-read. */
+  maxFileSize: number;
+  /** The text originally cited, when known (used only after its hash checks out) to say where it moved. */
+  originalText?: string | undefined;
+  /** Obtain an extracted document's current text (re-runs the recorded extractor). */
+  readExtracted?: ((citation: Citation, realPath: string) => Promise<string>) | undefined;
+  /** Obtain a snapshot document's stored text. */
+  readSnapshot?: ((citation: Citation) => Promise<string>) | undefined;
+}
+
+/** Re-check a citation against its source: verified, drifted or unresolvable, always with a detail. */
+export async function verifyCitation(citation: Citation, ctx: VerifyContext): Promise<Verification> {
+  try {
+    const content = await obtainContent(citation, ctx);
+    return compare(citation, content, ctx.originalText);
+  } catch (err) {
+    if (err instanceof ResolutionError) return { verdict: err.verdict, detail: err.detail };
+    throw err;
+  }
+}
+
+async function obtainContent(citation: Citation, ctx: VerifyContext): Promise<string> {
+  if (citation.source_class === "snapshot") {
+    if (!ctx.readSnapshot) throw unresolvable("snapshot citations need the collection's snapshot store to verify.");
+    return ctx.readSnapshot(citation);
+  }
+  if (isUrlSource(citation.source)) {
+    throw unresolvable(`a URL source must be a snapshot citation; this one says '${citation.source_class}'.`);
+  }
+  if (!isAbsolute(citation.source)) throw unresolvable("the citation's source is not an absolute path.");
+  if (!ctx.baseDir) {
+    throw unresolvable("no base directory is recorded for this source; pass --base-dir to check containment.");
+  }
+  const realPath = await containedPath(citation.source, ctx.baseDir);
+  if (citation.source_class === "extracted") {
+    if (!ctx.readExtracted) throw unresolvable("extracted citations need the extractor registry to verify.");
+    return ctx.readExtracted(citation, realPath);
+  }
+  return readTextSource(realPath, citation.source, ctx.maxFileSize);
+}
+
+async function containedPath(source: string, baseDir: string): Promise<string> {
+  try {
+    return await resolveContained(source, baseDir);
+  } catch (err) {
+    if (!(err instanceof GroundkitError)) throw err;
+    if (err.code === "PATH_ESCAPES_BASE") {
+      throw unresolvable(`the source resolves outside the base directory ${baseDir}; refused before reading.`);
+    }
+    if (err.code === "SOURCE_NOT_FOUND") throw unresolvable("the source file no longer exists.");
+    throw unresolvable(`the source cannot be read: ${err.message}`);
+  }
+}
+
+function compare(citation: Citation, content: string, originalText: string | undefined): Verification {
+  const text = new CodePointText(content);
+  const { start_offset: start, end_offset: end } = citation;
+  if (end > text.length) {
+    return {
+      verdict: "drifted",
+      detail: `the source is now ${text.length} code points long; the cited span ends at ${end}.${relocationHint(text, citation, originalText)}`,
+    };
+  }
+  if (sha256(text.slice(start, end)) === citation.text_hash) {
+    return { verdict: "verified", detail: `the text at code points ${start}-${end} matches the cited hash.` };
+  }
+  const moved = relocate(text, citation, originalText);
+  return {
+    verdict: "drifted",
+    detail: `the text at code points ${start}-${end} differs from what was cited.${relocationHint(text, citation, originalText)}`,
+    relocated: moved,
+  };
+}
+
+/** Where the original text now sits (nearest occurrence to the old start), if it is known and present. */
+function relocate(
+  text: CodePointText,
+  citation: Citation,
+  originalText: string | undefined,
+): { start_offset: number; end_offset: number } | undefined {
+  if (originalText === undefined || sha256(originalText) !== citation.text_hash || originalText.length === 0) return undefined;
+  let best: number | undefined;
+  for (let at = text.indexOf(originalText); at >= 0; at = text.indexOf(originalText, at + 1)) {
+    if (best === undefined || Math.abs(at - citation.start_offset) < Math.abs(best - citation.start_offset)) best = at;
+    if (at > citation.start_offset) break;
+  }
+  if (best === undefined) return undefined;
+  const length = citation.end_offset - citation.start_offset;
+  return { start_offset: best, end_offset: best + length };
+}
+
+function relocationHint(text: CodePointText, citation: Citation, originalText: string | undefined): string {
+  const moved = relocate(text, citation, originalText);
+  if (!moved) return originalText === undefined ? "" : " The cited text no longer occurs in the source.";
+  const lines = text.lineRange(moved.start_offset, moved.end_offset);
+  return ` The cited text now sits at code points ${moved.start_offset}-${moved.end_offset} (lines ${lines.startLine}-${lines.endLine}).`;
+}

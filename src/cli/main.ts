@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+/** The `grk` command line: a thin shell over the library. */
+import { readFileSync } from "node:fs";
+import { Command, CommanderError } from "commander";
+import { collectionsCommand } from "./collections.js";
+import { ingestCommand } from "./ingest.js";
+import { searchCommand } from "./search.js";
+import { showCommand } from "./show.js";
+import { statusCommand } from "./status.js";
+import { verifyCommand } from "./verify.js";
+
+const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+
+export function buildProgram(): Command {
+  const program = new Command("grk")
+    .description("groundkit: retrieval with citations you can re-verify")
+    .version(pkg.version)
+    .showHelpAfterError("(run with --help for usage)")
+    .exitOverride();
+  for (const cmd of [ingestCommand(), searchCommand(), showCommand(), verifyCommand(), statusCommand(), collectionsCommand()]) {
+    program.addCommand(cmd.exitOverride());
+  }
+  return program;
+}
+
+try {
+  await buildProgram().parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    // --help and --version exit 0; every other commander error is a usage error.
+    process.exitCode = err.exitCode === 0 ? 0 : 2;
+  } else {
+    throw err;
+  }
+}

@@ -1,0 +1,34 @@
+/** `grk show <chunk-id>`: a chunk, its citation and a fresh verdict. */
+import { Command } from "commander";
+import { openCollection } from "../collection.js";
+import { action, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
+import { locator } from "./format.js";
+
+export function showCommand(): Command {
+  const cmd = new Command("show")
+    .description("show a chunk with its citation and a fresh verdict")
+    .argument("<chunk-id>", "a chunk id from search results")
+    .option("--base-dir <dir>", "containment root for verification (default: recorded at ingest)");
+  withCommonOptions(cmd).action(
+    action(async (chunkId: string, flags: CommonFlags & { baseDir?: string }) => {
+      const col = openCollection(resolveLocation(flags));
+      try {
+        const view = await col.getChunk(chunkId, { baseDir: flags.baseDir });
+        if (flags.json) {
+          printJson(view);
+          return;
+        }
+        println(`${locator(view.citation)}  [${view.verification.verdict}]`);
+        if (view.heading_path.length) println(view.heading_path.join(" > "));
+        println(view.verification.detail);
+        println("");
+        println(view.text);
+        println("");
+        println(JSON.stringify(view.citation));
+      } finally {
+        col.close();
+      }
+    }),
+  );
+  return cmd;
+}

@@ -1,0 +1,29 @@
+/** `grk status`: counts, schema version, last ingest. */
+import { Command } from "commander";
+import { openCollection } from "../collection.js";
+import { action, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
+
+export function statusCommand(): Command {
+  const cmd = new Command("status").description("show a collection's counts, schema version and last ingest");
+  withCommonOptions(cmd).action(
+    action(async (flags: CommonFlags) => {
+      const col = openCollection(resolveLocation(flags));
+      try {
+        const s = col.status();
+        if (flags.json) {
+          printJson(s);
+          return;
+        }
+        println(`collection ${s.collection} (${s.path})`);
+        println(`documents ${s.documents}  chunks ${s.chunks}  schema v${s.schema_version}  generation ${s.generation}`);
+        for (const [cls, n] of Object.entries(s.documents_by_class)) println(`  ${cls}: ${n} documents, ${s.chunks_by_class[cls] ?? 0} chunks`);
+        println(`last ingest ${s.last_ingest_at ?? "never"}`);
+        if (s.chunker) println(`chunker size ${s.chunker.chunk_size} overlap ${s.chunker.chunk_overlap}`);
+        for (const d of s.base_dirs) println(`base dir ${d}`);
+      } finally {
+        col.close();
+      }
+    }),
+  );
+  return cmd;
+}

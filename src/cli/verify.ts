@@ -1,0 +1,54 @@
+/** `grk verify <file|->`: verify a citation printed earlier by `search --json`. */
+import { readFileSync } from "node:fs";
+import { Command } from "commander";
+import { openCollection } from "../collection.js";
+import { GroundkitError } from "../core/errors.js";
+import { action, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
+
+export function verifyCommand(): Command {
+  const cmd = new Command("verify")
+    .description("verify a citation JSON (a citation, a search hit, or a search --json output) against its source")
+    .argument("<file>", "a JSON file, or - for stdin")
+    .option("--base-dir <dir>", "containment root (default: the base dir recorded at ingest)");
+  withCommonOptions(cmd).action(
+    action(async (file: string, flags: CommonFlags & { baseDir?: string }) => {
+      const inputs = readCitations(file);
+      const col = openCollection(resolveLocation(flags));
+      try {
+        const results = [];
+        for (const input of inputs) {
+          const text = typeof (input as { text?: unknown }).text === "string" ? (input as { text: string }).text : undefined;
+          const verification = await col.verify(input, { baseDir: flags.baseDir, originalText: text });
+          const citation = (input as { citation?: unknown }).citation ?? input;
+          results.push({ citation, ...verification });
+        }
+        if (flags.json) printJson(results.length === 1 ? results[0] : results);
+        else for (const r of results) println(`${r.verdict}: ${r.detail}`);
+        return results.every((r) => r.verdict === "verified") ? 0 : 1;
+      } finally {
+        col.close();
+      }
+    }),
+  );
+  return cmd;
+}
+
+/** Read one citation, a list, or a whole `search --json` output. */
+function readCitations(file: string): unknown[] {
+  let raw: string;
+  try {
+    raw = readFileSync(file === "-" ? 0 : file, "utf8");
+  } catch (err) {
+    throw new GroundkitError("SOURCE_NOT_FOUND", `Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? "error"}.`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new GroundkitError("INVALID_CITATION", `${file === "-" ? "stdin" : file} is not JSON.`);
+  }
+  if (Array.isArray(value)) return value;
+  const results = (value as { results?: unknown } | null)?.results;
+  if (Array.isArray(results)) return results;
+  return [value];
+}

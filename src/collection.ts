@@ -1,0 +1,233 @@
+/**
+ * The library API every surface (CLI, REST, MCP) uses: open a collection,
+ * ingest, search, fetch a chunk, verify a citation, report status.
+ *
+ * @example
+ *   import { openCollection } from "groundkit";
+ *   const col = openCollection({ indexDir: ".groundkit", collection: "default", create: true });
+ *   await col.ingest(["./docs"]);
+ *   const hits = await col.search("how are citations checked", { verify: true });
+ *   col.close();
+ */
+import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { join, resolve, sep } from "node:path";
+import { checkCollectionName } from "./core/collection-name.js";
+import { DEFAULTS } from "./core/config.js";
+import { CitationSchema, type Citation, type SearchHit, type Verification } from "./core/contracts.js";
+import { GroundkitError } from "./core/errors.js";
+import { citationOf } from "./cite/citation.js";
+import { verifyCitation } from "./cite/verify.js";
+import { Ingestor, type IngestOptions, type IngestSummary } from "./ingest/ingest.js";
+import { TEXT_LOADER_IDENTITY } from "./ingest/text-loader.js";
+import { lexicalSearch } from "./retrieve/lexical.js";
+import { checkQuery, checkTopK } from "./retrieve/query.js";
+import { SqliteStore } from "./store/sqlite/sqlite-store.js";
+import type { StoreStats, StoredChunk } from "./store/store.js";
+
+export interface CollectionLocation {
+  /** Directory holding collection files (default `.groundkit`). */
+  indexDir?: string | undefined;
+  /** Collection name (default `default`). */
+  collection?: string | undefined;
+}
+
+export interface OpenCollectionOptions extends CollectionLocation {
+  /** Create the collection if it does not exist (ingest does; readers do not). */
+  create?: boolean | undefined;
+}
+
+export interface SearchOptions {
+  topK?: number | undefined;
+  /** Re-check every hit against its source. */
+  verify?: boolean | undefined;
+  /** Override the containment root used for verification. */
+  baseDir?: string | undefined;
+}
+
+export interface ChunkView {
+  chunk_id: string;
+  document_id: string;
+  text: string;
+  heading_path: string[];
+  citation: Citation;
+  verification: Verification;
+}
+
+export interface CollectionStatus extends StoreStats {
+  collection: string;
+  path: string;
+  base_dirs: string[];
+  chunker: { chunk_size: number; chunk_overlap: number } | null;
+}
+
+const FILE_SUFFIX = ".sqlite3";
+
+function locate(loc: CollectionLocation): { indexDir: string; name: string; file: string } {
+  const indexDir = resolve(loc.indexDir ?? DEFAULTS.indexDir);
+  const name = checkCollectionName(loc.collection ?? DEFAULTS.collection);
+  return { indexDir, name, file: join(indexDir, name + FILE_SUFFIX) };
+}
+
+/** Open a collection. Throws COLLECTION_NOT_FOUND unless it exists or `create` is set. */
+export function openCollection(opts: OpenCollectionOptions = {}): Collection {
+  const { indexDir, name, file } = locate(opts);
+  if (opts.create) mkdirSync(indexDir, { recursive: true, mode: 0o700 });
+  else if (!safeIsFile(file)) {
+    throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${name}' does not exist in ${indexDir}.`);
+  }
+  return new Collection(name, indexDir, file, SqliteStore.open(file, { create: opts.create ?? false }));
+}
+
+function safeIsFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Names of the collections in an index directory. */
+export function listCollections(indexDir: string = DEFAULTS.indexDir): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(resolve(indexDir));
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => n.endsWith(FILE_SUFFIX))
+    .map((n) => n.slice(0, -FILE_SUFFIX.length))
+    .sort();
+}
+
+/** Delete a collection: its database, WAL files and snapshots. */
+export function deleteCollection(loc: CollectionLocation): void {
+  const { indexDir, name, file } = locate(loc);
+  if (!safeIsFile(file)) throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${name}' does not exist.`);
+  for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true });
+  rmSync(join(indexDir, `${name}.snapshots`), { recursive: true, force: true });
+}
+
+/** An open collection. Close it when done. */
+export class Collection {
+  constructor(
+    readonly name: string,
+    readonly indexDir: string,
+    readonly path: string,
+    private readonly store: SqliteStore,
+  ) {}
+
+  /** Ingest files and folders; returns the run's summary. */
+  async ingest(inputs: string[], opts: Partial<IngestOptions> = {}): Promise<IngestSummary> {
+    const chunkSize = opts.chunkSize ?? DEFAULTS.chunkSize;
+    const chunkOverlap = opts.chunkOverlap ?? DEFAULTS.chunkOverlap;
+    const ingestor = new Ingestor(
+      this.store,
+      { ...opts, chunkSize, chunkOverlap, maxFileSize: opts.maxFileSize ?? DEFAULTS.maxFileSize },
+      () => TEXT_LOADER_IDENTITY,
+    );
+    const summary = await ingestor.run(inputs);
+    this.store.setMeta("chunker", JSON.stringify({ chunk_size: chunkSize, chunk_overlap: chunkOverlap }));
+    return summary;
+  }
+
+  /** BM25 search; each hit carries its citation (and a fresh verdict with `verify`). */
+  async search(query: string, opts: SearchOptions = {}): Promise<SearchHit[]> {
+    checkQuery(query);
+    const topK = checkTopK(opts.topK);
+    const rows = lexicalSearch(this.store, query, topK);
+    const hits: SearchHit[] = rows.map((row, i) => ({
+      rank: i + 1,
+      score: row.score,
+      chunk_id: row.chunk_id,
+      document_id: row.document.document_id,
+      text: row.text,
+      heading_path: row.heading_path,
+      citation: citationOf(row),
+    }));
+    if (opts.verify) {
+      for (const [i, hit] of hits.entries()) {
+        hit.verification = await this.verifyStored(rows[i]!, opts.baseDir);
+      }
+    }
+    return hits;
+  }
+
+  /** A chunk with its citation and a fresh verdict; text is included only when verified. */
+  async getChunk(chunkId: string, opts: { baseDir?: string | undefined } = {}): Promise<ChunkView> {
+    const chunk = this.store.getChunk(chunkId);
+    if (!chunk) throw new GroundkitError("CHUNK_NOT_FOUND", `No chunk ${chunkId} in collection '${this.name}'.`);
+    return {
+      chunk_id: chunk.chunk_id,
+      document_id: chunk.document.document_id,
+      text: chunk.text,
+      heading_path: chunk.heading_path,
+      citation: citationOf(chunk),
+      verification: await this.verifyStored(chunk, opts.baseDir),
+    };
+  }
+
+  /**
+   * Verify a citation on its own (no chunk row needed: it carries its text hash).
+   * `originalText`, when given and matching the hash, lets a drift say where the text moved.
+   */
+  async verify(raw: unknown, opts: { baseDir?: string | undefined; originalText?: string | undefined } = {}): Promise<Verification> {
+    const citation = parseCitation(raw);
+    const stored = this.store.getChunk(citation.chunk_id);
+    const doc = this.store.getDocument(citation.document_id);
+    return verifyCitation(citation, {
+      baseDir: opts.baseDir ? resolve(opts.baseDir) : (doc?.base_dir ?? this.recordedBaseDirFor(citation.source)),
+      maxFileSize: DEFAULTS.maxFileSize,
+      originalText: opts.originalText ?? (stored?.text_hash === citation.text_hash ? stored.text : undefined),
+    });
+  }
+
+  /** Counts, schema version, last ingest. */
+  status(): CollectionStatus {
+    const chunker = this.store.getMeta("chunker");
+    return {
+      collection: this.name,
+      path: this.path,
+      ...this.store.stats(),
+      base_dirs: this.baseDirs(),
+      chunker: chunker ? (JSON.parse(chunker) as CollectionStatus["chunker"]) : null,
+    };
+  }
+
+  close(): void {
+    this.store.close();
+  }
+
+  private verifyStored(chunk: StoredChunk, baseDir: string | undefined): Promise<Verification> {
+    return verifyCitation(citationOf(chunk), {
+      baseDir: baseDir ? resolve(baseDir) : (chunk.document.base_dir ?? undefined),
+      maxFileSize: DEFAULTS.maxFileSize,
+      originalText: chunk.text,
+    });
+  }
+
+  private baseDirs(): string[] {
+    return JSON.parse(this.store.getMeta("base_dirs") ?? "[]") as string[];
+  }
+
+  /** The deepest base dir recorded at ingest that lexically contains `source`. */
+  private recordedBaseDirFor(source: string): string | undefined {
+    return this.baseDirs()
+      .filter((d) => source.startsWith(d.endsWith(sep) ? d : d + sep))
+      .sort((a, b) => b.length - a.length)[0];
+  }
+}
+
+/** Accept a bare citation or a search hit (`{citation, text}`) and validate it. */
+export function parseCitation(raw: unknown): Citation {
+  const candidate = (raw as { citation?: unknown } | null)?.citation ?? raw;
+  const parsed = CitationSchema.safeParse(candidate);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new GroundkitError(
+      "INVALID_CITATION",
+      `Not a valid citation: ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"}.`,
+    );
+  }
+  return parsed.data;
+}

@@ -1,0 +1,51 @@
+/**
+ * Configuration: defaults, overridden by a JSON config file, overridden by flags.
+ * The file is `groundkit.config.json` in the working directory, or `--config FILE`.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { z } from "zod";
+import { GroundkitError } from "./errors.js";
+
+/** Defaults (chunking chosen by measurement: docs/decisions/0002-chunking-defaults.md). */
+export const DEFAULTS = {
+  chunkSize: 1200,
+  chunkOverlap: 150,
+  maxFileSize: 10 * 1024 * 1024,
+  indexDir: ".groundkit",
+  collection: "default",
+} as const;
+
+const ConfigFileSchema = z
+  .object({
+    index_dir: z.string().min(1).optional(),
+    collection: z.string().min(1).optional(),
+    chunk_size: z.number().int().positive().optional(),
+    chunk_overlap: z.number().int().min(0).optional(),
+    max_file_size: z.number().int().positive().optional(),
+    include: z.array(z.string()).optional(),
+    exclude: z.array(z.string()).optional(),
+  })
+  .strict();
+
+export type ConfigFile = z.infer<typeof ConfigFileSchema>;
+
+/** Load the config file if one is named or present; `{}` otherwise. */
+export function loadConfigFile(path?: string): ConfigFile {
+  const file = path ?? (existsSync("groundkit.config.json") ? "groundkit.config.json" : undefined);
+  if (!file) return {};
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, "utf8"));
+  } catch (err) {
+    throw new GroundkitError("INVALID_CONFIG", `Cannot read config file ${file}: ${(err as Error).message}`);
+  }
+  const parsed = ConfigFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new GroundkitError(
+      "INVALID_CONFIG",
+      `Config file ${file}: ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"}`,
+    );
+  }
+  return parsed.data;
+}

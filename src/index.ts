@@ -1,0 +1,20 @@
+/**
+ * groundkit: retrieval whose citations point at exact characters of their
+ * source and can be re-verified. The CLI and the servers are thin shells over
+ * these exports.
+ */
+export {
+  Collection,
+  deleteCollection,
+  listCollections,
+  openCollection,
+  parseCitation,
+  type ChunkView,
+  type CollectionLocation,
+  type CollectionStatus,
+  type OpenCollectionOptions,
+  type SearchOptions,
+} from "./collection.js";
+export { CitationSchema, type Citation, type SearchHit, type SourceClass, type Verdict, type Verification } from "./core/contracts.js";
+export { ERROR_CATALOGUE, GroundkitError, type ErrorCode } from "./core/errors.js";
+export type { IngestSummary, IngestFailure } from "./ingest/ingest.js";

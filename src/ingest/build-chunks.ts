@@ -1,0 +1,39 @@
+/**
+ * Turn loaded content into chunk rows with deterministic ids and hashes.
+ */
+import { chunkIdFor } from "../core/ids.js";
+import { sha256 } from "../core/text.js";
+import type { NewChunk } from "../store/store.js";
+import { chunkText } from "./chunker.js";
+import type { LoadedContent } from "./dispatch.js";
+
+export interface ChunkSettings {
+  chunkSize: number;
+  chunkOverlap: number;
+}
+
+/** Chunk a document's content and prepare the rows to store. */
+export function buildChunks(source: string, loaded: LoadedContent, settings: ChunkSettings): NewChunk[] {
+  const spans = chunkText(loaded.content, {
+    chunkSize: settings.chunkSize,
+    chunkOverlap: settings.chunkOverlap,
+    markdown: loaded.markdown,
+    pageStarts: loaded.pageStarts,
+  });
+  return spans.map((span, ordinal) => {
+    const textHash = sha256(span.text);
+    return {
+      chunk_id: chunkIdFor(source, span.start, span.end, textHash),
+      ordinal,
+      text: span.text,
+      start_offset: span.start,
+      end_offset: span.end,
+      start_line: span.startLine,
+      end_line: span.endLine,
+      page_start: span.pageStart ?? null,
+      page_end: span.pageEnd ?? null,
+      text_hash: textHash,
+      heading_path: span.headingPath,
+    };
+  });
+}

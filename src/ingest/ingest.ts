@@ -1,0 +1,214 @@
+/**
+ * Ingest: walk sources, load, skip what is unchanged, chunk and store what
+ * changed (one transaction per document), prune what is gone. A file that
+ * fails is refused by name and the run goes on; its previous index state stays.
+ */
+import { stat } from "node:fs/promises";
+import { dirname, extname, relative, resolve, sep } from "node:path";
+import type { SourceClass } from "../core/contracts.js";
+import { GroundkitError, toGroundkitError } from "../core/errors.js";
+import { documentIdFor } from "../core/ids.js";
+import { sha256 } from "../core/text.js";
+import type { StoredDocument, Store } from "../store/store.js";
+import { buildChunks, type ChunkSettings } from "./build-chunks.js";
+import { discoverFiles } from "./discover.js";
+import { loaderFor, supportedExtensions, type LoadedContent } from "./dispatch.js";
+import { parseFrontMatter } from "./front-matter.js";
+import { fsError, readFileCapped } from "./text-loader.js";
+
+export interface IngestOptions extends ChunkSettings {
+  /** Containment root; default: the ingested folder, or a file's parent. */
+  baseDir?: string | undefined;
+  include?: string[] | undefined;
+  exclude?: string[] | undefined;
+  maxFileSize: number;
+  onProgress?: ((p: IngestProgress) => void) | undefined;
+}
+
+export interface IngestProgress {
+  files_seen: number;
+  indexed: number;
+  unchanged: number;
+  failed: number;
+  current?: string;
+}
+
+export interface IngestFailure {
+  source: string;
+  code: string;
+  message: string;
+}
+
+/** The summary printed by `grk ingest` (stable `--json` shape). */
+export interface IngestSummary {
+  files_seen: number;
+  indexed: number;
+  unchanged: number;
+  removed: number;
+  skipped: Array<{ source: string; reason: string }>;
+  unsupported: string[];
+  chunks_written: number;
+  failed: IngestFailure[];
+  duration_ms: number;
+}
+
+/** Fingerprint: hash of (raw bytes, chunker settings, loader identity); unchanged → skipped before chunking. */
+export function fingerprintOf(bytesHash: string, loaderIdentity: string, settings: ChunkSettings): string {
+  return sha256(JSON.stringify({ bytes: bytesHash, loader: loaderIdentity, chunk: [settings.chunkSize, settings.chunkOverlap] }));
+}
+
+/** Identity a loader would record, known before loading (so unchanged files skip extraction). */
+export type IdentityOf = (path: string) => string;
+
+export class Ingestor {
+  private readonly summary: IngestSummary = {
+    files_seen: 0,
+    indexed: 0,
+    unchanged: 0,
+    removed: 0,
+    skipped: [],
+    unsupported: [],
+    chunks_written: 0,
+    failed: [],
+    duration_ms: 0,
+  };
+
+  constructor(
+    private readonly store: Store,
+    private readonly opts: IngestOptions,
+    private readonly identityOf: IdentityOf,
+  ) {}
+
+  /** Ingest every input (file or folder path) and return the summary. */
+  async run(inputs: string[]): Promise<IngestSummary> {
+    const started = performance.now();
+    for (const input of inputs) await this.ingestPath(resolve(input));
+    this.summary.duration_ms = Math.round(performance.now() - started);
+    if (this.summary.indexed > 0 || this.summary.removed > 0) {
+      this.store.setMeta("last_ingest_at", new Date().toISOString());
+    }
+    return this.summary;
+  }
+
+  private async ingestPath(path: string): Promise<void> {
+    let isDir: boolean;
+    try {
+      isDir = (await stat(path)).isDirectory();
+    } catch (err) {
+      this.fail(path, fsError(err, path));
+      return;
+    }
+    const baseDir = resolve(this.opts.baseDir ?? (isDir ? path : dirname(path)));
+    this.recordBaseDir(baseDir);
+    const seen = new Set<string>();
+    for await (const entry of discoverFiles(path, {
+      baseDir,
+      include: this.opts.include,
+      exclude: this.opts.exclude,
+      extensions: supportedExtensions(),
+    })) {
+      if (entry.kind === "unsupported") {
+        this.summary.unsupported.push(entry.path);
+        continue;
+      }
+      this.summary.files_seen++;
+      seen.add(entry.path);
+      if (entry.kind === "refused") {
+        this.fail(entry.path, entry.error);
+        continue;
+      }
+      await this.ingestFile(entry.path, baseDir);
+    }
+    if (isDir) this.prune(path, seen);
+  }
+
+  private async ingestFile(path: string, baseDir: string): Promise<void> {
+    this.progress(path);
+    const loader = loaderFor(path);
+    if (!loader) {
+      this.summary.unsupported.push(path);
+      return;
+    }
+    try {
+      const bytes = await readFileCapped(path, this.opts.maxFileSize);
+      const fingerprint = fingerprintOf(sha256(bytes), this.identityOf(path), this.opts);
+      const existing = this.store.getDocumentBySource(path);
+      if (existing && existing.fingerprint === fingerprint && existing.base_dir === baseDir) {
+        this.summary.unchanged++;
+        return;
+      }
+      const loaded = await loader(bytes, path);
+      this.storeDocument(path, baseDir, fingerprint, loaded, { ext: extname(path).toLowerCase(), rel_path: relative(baseDir, path) });
+    } catch (err) {
+      this.fail(path, toGroundkitError(err));
+    }
+  }
+
+  /** Chunk and persist one loaded document (shared with URL ingestion). */
+  storeDocument(
+    source: string,
+    baseDir: string | null,
+    fingerprint: string,
+    loaded: LoadedContent,
+    extraMetadata: Record<string, unknown>,
+  ): boolean {
+    if (loaded.content.trim().length === 0) {
+      this.summary.skipped.push({ source, reason: "empty or whitespace-only" });
+      return false;
+    }
+    const chunks = buildChunks(source, loaded, this.opts);
+    const front = loaded.markdown ? parseFrontMatter(loaded.content) : {};
+    const doc: StoredDocument = {
+      document_id: documentIdFor(source),
+      source,
+      source_class: loaded.sourceClass,
+      extractor: loaded.extractor,
+      base_dir: baseDir,
+      fingerprint,
+      content_hash: sha256(loaded.content),
+      content_length: loaded.content.length,
+      ingested_at: new Date().toISOString(),
+      metadata: { ...extraMetadata, ...(loaded.title ? { title: loaded.title } : {}), ...front },
+    };
+    this.store.replaceDocument(doc, chunks);
+    this.summary.indexed++;
+    this.summary.chunks_written += chunks.length;
+    return true;
+  }
+
+  /** Remove documents under `folder` that this walk did not see (scoped to that folder only). */
+  private prune(folder: string, seen: Set<string>): void {
+    for (const row of this.store.listSources(folder + sep)) {
+      if (row.source_class === ("snapshot" satisfies SourceClass)) continue;
+      if (seen.has(row.source)) continue;
+      if (this.store.deleteDocument(row.document_id)) this.summary.removed++;
+    }
+  }
+
+  private recordBaseDir(baseDir: string): void {
+    const dirs = new Set<string>(JSON.parse(this.store.getMeta("base_dirs") ?? "[]") as string[]);
+    if (dirs.has(baseDir)) return;
+    dirs.add(baseDir);
+    this.store.setMeta("base_dirs", JSON.stringify([...dirs].sort()));
+  }
+
+  fail(source: string, err: GroundkitError): void {
+    this.summary.failed.push({ source, code: err.code, message: err.message });
+    this.progress(source);
+  }
+
+  private progress(current: string): void {
+    this.opts.onProgress?.({
+      files_seen: this.summary.files_seen,
+      indexed: this.summary.indexed,
+      unchanged: this.summary.unchanged,
+      failed: this.summary.failed.length,
+      current,
+    });
+  }
+
+  get result(): IngestSummary {
+    return this.summary;
+  }
+}
+

@@ -1,0 +1,245 @@
+/**
+ * The embedded store: one SQLite file per collection. Every write that touches
+ * a document (row, chunks, FTS postings) happens in one transaction, so a crash
+ * leaves each document at its old or its new state.
+ */
+import type { Statement } from "better-sqlite3";
+import { prepareIndexText } from "../../retrieve/lexical-terms.js";
+import type { ChunkFilter, NewChunk, ScoredChunk, Store, StoreStats, StoredChunk, StoredDocument } from "../store.js";
+import { openDatabase, type Db } from "./open-database.js";
+import { SCHEMA_VERSION } from "./schema.js";
+
+/** BM25 column weights: chunk body, heading path. */
+const BM25_WEIGHTS = "1.0, 0.5";
+
+interface DocumentRow {
+  id: number;
+  document_id: string;
+  source: string;
+  source_class: StoredDocument["source_class"];
+  extractor: string | null;
+  base_dir: string | null;
+  fingerprint: string;
+  content_hash: string;
+  content_length: number;
+  ingested_at: string;
+  metadata: string;
+}
+
+
+const CHUNK_COLUMNS = `c.chunk_id, c.ordinal, c.text, c.start_offset, c.end_offset, c.start_line, c.end_line,
+  c.page_start, c.page_end, c.text_hash, c.metadata AS chunk_metadata`;
+const DOC_COLUMNS = `d.document_id, d.source, d.source_class, d.extractor, d.base_dir, d.fingerprint,
+  d.content_hash, d.content_length, d.ingested_at, d.metadata`;
+
+function toDocument(row: DocumentRow): StoredDocument {
+  return {
+    document_id: row.document_id,
+    source: row.source,
+    source_class: row.source_class,
+    extractor: row.extractor,
+    base_dir: row.base_dir,
+    fingerprint: row.fingerprint,
+    content_hash: row.content_hash,
+    content_length: row.content_length,
+    ingested_at: row.ingested_at,
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+  };
+}
+
+type JoinedRow = DocumentRow & Omit<NewChunk, "heading_path"> & { chunk_metadata: string; score?: number };
+
+function toChunk(row: JoinedRow): StoredChunk {
+  const meta = JSON.parse(row.chunk_metadata) as { heading_path?: string[] };
+  return {
+    chunk_id: row.chunk_id,
+    ordinal: row.ordinal,
+    text: row.text,
+    start_offset: row.start_offset,
+    end_offset: row.end_offset,
+    start_line: row.start_line,
+    end_line: row.end_line,
+    page_start: row.page_start,
+    page_end: row.page_end,
+    text_hash: row.text_hash,
+    heading_path: meta.heading_path ?? [],
+    document: toDocument(row),
+  };
+}
+
+/**
+ * SQLite implementation of {@link Store}.
+ *
+ * @example
+ *   const store = SqliteStore.open(".groundkit/default.sqlite3", { create: true });
+ */
+export class SqliteStore implements Store {
+  private readonly stmts: {
+    docBySource: Statement;
+    docById: Statement;
+    insertDoc: Statement;
+    deleteDocRow: Statement;
+    chunkRowidsOfDoc: Statement;
+    deleteFts: Statement;
+    insertChunk: Statement;
+    insertFts: Statement;
+    chunkById: Statement;
+    getMeta: Statement;
+    setMeta: Statement;
+    bumpGeneration: Statement;
+  };
+  private readonly lexicalCache = new Map<string, Statement>();
+
+  private constructor(readonly db: Db) {
+    this.stmts = {
+      docBySource: db.prepare("SELECT * FROM documents WHERE source = ?"),
+      docById: db.prepare("SELECT * FROM documents WHERE document_id = ?"),
+      insertDoc: db.prepare(`INSERT INTO documents
+        (document_id, source, source_class, extractor, base_dir, fingerprint, content_hash, content_length, ingested_at, metadata)
+        VALUES (@document_id, @source, @source_class, @extractor, @base_dir, @fingerprint, @content_hash, @content_length, @ingested_at, @metadata)`),
+      deleteDocRow: db.prepare("DELETE FROM documents WHERE id = ?"),
+      chunkRowidsOfDoc: db.prepare("SELECT id FROM chunks WHERE doc_id = ?").pluck(),
+      deleteFts: db.prepare("DELETE FROM chunks_fts WHERE rowid = ?"),
+      insertChunk: db.prepare(`INSERT INTO chunks
+        (chunk_id, doc_id, ordinal, text, start_offset, end_offset, start_line, end_line, page_start, page_end, text_hash, metadata)
+        VALUES (@chunk_id, @doc_id, @ordinal, @text, @start_offset, @end_offset, @start_line, @end_line, @page_start, @page_end, @text_hash, @metadata)`),
+      insertFts: db.prepare("INSERT INTO chunks_fts (rowid, body, heading) VALUES (?, ?, ?)"),
+      chunkById: db.prepare(
+        `SELECT ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.chunk_id = ?`,
+      ),
+      getMeta: db.prepare("SELECT value FROM meta WHERE key = ?").pluck(),
+      setMeta: db.prepare(
+        "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      ),
+      bumpGeneration: db.prepare(`INSERT INTO meta (key, value) VALUES ('generation', '1')
+        ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)`),
+    };
+  }
+
+  /** Open a collection file; `create` allows making a new one. */
+  static open(path: string, opts: { create: boolean }): SqliteStore {
+    return new SqliteStore(openDatabase(path, opts));
+  }
+
+  getDocumentBySource(source: string): StoredDocument | undefined {
+    const row = this.stmts.docBySource.get(source) as DocumentRow | undefined;
+    return row ? toDocument(row) : undefined;
+  }
+
+  getDocument(documentId: string): StoredDocument | undefined {
+    const row = this.stmts.docById.get(documentId) as DocumentRow | undefined;
+    return row ? toDocument(row) : undefined;
+  }
+
+  replaceDocument(doc: StoredDocument, chunks: NewChunk[]): void {
+    const tx = this.db.transaction(() => {
+      this.removeDocumentRows(doc.source);
+      const info = this.stmts.insertDoc.run({ ...doc, metadata: JSON.stringify(doc.metadata) });
+      const docRowid = Number(info.lastInsertRowid);
+      for (const ch of chunks) {
+        const { heading_path, ...rest } = ch;
+        const res = this.stmts.insertChunk.run({
+          ...rest,
+          doc_id: docRowid,
+          metadata: JSON.stringify({ heading_path }),
+        });
+        this.stmts.insertFts.run(res.lastInsertRowid, prepareIndexText(ch.text), heading_path.join(" "));
+      }
+      this.stmts.bumpGeneration.run();
+    });
+    tx.immediate();
+  }
+
+  deleteDocument(documentId: string): boolean {
+    const tx = this.db.transaction(() => {
+      const doc = this.getDocument(documentId);
+      if (!doc) return false;
+      this.removeDocumentRows(doc.source);
+      this.stmts.bumpGeneration.run();
+      return true;
+    });
+    return tx.immediate();
+  }
+
+  /** Delete a document's row, chunks and postings (caller holds the transaction). */
+  private removeDocumentRows(source: string): void {
+    const row = this.stmts.docBySource.get(source) as DocumentRow | undefined;
+    if (!row) return;
+    for (const rowid of this.stmts.chunkRowidsOfDoc.all(row.id) as number[]) this.stmts.deleteFts.run(rowid);
+    this.stmts.deleteDocRow.run(row.id); // chunks go by ON DELETE CASCADE
+  }
+
+  listSources(prefix?: string): Array<{ document_id: string; source: string; source_class: StoredDocument["source_class"] }> {
+    if (prefix === undefined) {
+      return this.db.prepare("SELECT document_id, source, source_class FROM documents ORDER BY source").all() as never;
+    }
+    // substr comparison rather than LIKE/GLOB: sources may contain wildcard characters.
+    return this.db
+      .prepare(
+        "SELECT document_id, source, source_class FROM documents WHERE substr(source, 1, length(?)) = ? ORDER BY source",
+      )
+      .all(prefix, prefix) as never;
+  }
+
+  getChunk(chunkId: string): StoredChunk | undefined {
+    const row = this.stmts.chunkById.get(chunkId) as JoinedRow | undefined;
+    return row ? toChunk(row) : undefined;
+  }
+
+  searchLexical(ftsQuery: string, limit: number, filter?: ChunkFilter): ScoredChunk[] {
+    const where = filter ? `AND (${filter.sql})` : "";
+    const sql = `SELECT ${CHUNK_COLUMNS}, ${DOC_COLUMNS}, -bm25(chunks_fts, ${BM25_WEIGHTS}) AS score
+      FROM chunks_fts f JOIN chunks c ON c.id = f.rowid JOIN documents d ON d.id = c.doc_id
+      WHERE chunks_fts MATCH ? ${where}
+      ORDER BY score DESC, c.chunk_id
+      LIMIT ?`;
+    let stmt = this.lexicalCache.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      if (this.lexicalCache.size > 64) this.lexicalCache.clear();
+      this.lexicalCache.set(sql, stmt);
+    }
+    const rows = stmt.all(ftsQuery, ...(filter?.params ?? []), limit) as JoinedRow[];
+    return rows.map((r) => ({ ...toChunk(r), score: r.score ?? 0 }));
+  }
+
+  getMeta(key: string): string | undefined {
+    return this.stmts.getMeta.get(key) as string | undefined;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.stmts.setMeta.run(key, value);
+  }
+
+  stats(): StoreStats {
+    const byClass = this.db
+      .prepare(
+        `SELECT d.source_class AS cls, count(DISTINCT d.id) AS docs, count(c.id) AS chunks
+         FROM documents d LEFT JOIN chunks c ON c.doc_id = d.id GROUP BY d.source_class`,
+      )
+      .all() as Array<{ cls: string; docs: number; chunks: number }>;
+    const documents_by_class: Record<string, number> = {};
+    const chunks_by_class: Record<string, number> = {};
+    let documents = 0;
+    let chunks = 0;
+    for (const r of byClass) {
+      documents_by_class[r.cls] = r.docs;
+      chunks_by_class[r.cls] = r.chunks;
+      documents += r.docs;
+      chunks += r.chunks;
+    }
+    return {
+      documents,
+      chunks,
+      documents_by_class,
+      chunks_by_class,
+      schema_version: SCHEMA_VERSION,
+      generation: Number(this.getMeta("generation") ?? 0),
+      last_ingest_at: this.getMeta("last_ingest_at") ?? null,
+    };
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * The store interface retrieval and ingest talk to. The embedded default is
+ * SQLite (store/sqlite); a server-backed store can implement the same shape.
+ */
+import type { SourceClass } from "../core/contracts.js";
+
+/** A document row as persisted. */
+export interface StoredDocument {
+  document_id: string;
+  source: string;
+  source_class: SourceClass;
+  extractor: string | null;
+  base_dir: string | null;
+  fingerprint: string;
+  content_hash: string;
+  content_length: number;
+  ingested_at: string;
+  metadata: Record<string, unknown>;
+}
+
+/** A chunk row to write. */
+export interface NewChunk {
+  chunk_id: string;
+  ordinal: number;
+  text: string;
+  start_offset: number;
+  end_offset: number;
+  start_line: number;
+  end_line: number;
+  page_start: number | null;
+  page_end: number | null;
+  text_hash: string;
+  heading_path: string[];
+}
+
+/** A chunk row joined with its document, as read back. */
+export interface StoredChunk extends NewChunk {
+  document: StoredDocument;
+}
+
+/** A lexical candidate: chunk plus score (higher is better). */
+export interface ScoredChunk extends StoredChunk {
+  score: number;
+}
+
+/** Counts for `grk status`. */
+export interface StoreStats {
+  documents: number;
+  chunks: number;
+  documents_by_class: Record<string, number>;
+  chunks_by_class: Record<string, number>;
+  schema_version: number;
+  generation: number;
+  last_ingest_at: string | null;
+}
+
+/** Restrictions applied inside the query (not by trimming a result list). */
+export interface ChunkFilter {
+  /** SQL-side predicate over the `d` (documents) and `c` (chunks) aliases, with its parameters. */
+  sql: string;
+  params: unknown[];
+}
+
+export interface Store {
+  getDocumentBySource(source: string): StoredDocument | undefined;
+  getDocument(documentId: string): StoredDocument | undefined;
+  /** Replace (or insert) a document with its chunks in ONE transaction. */
+  replaceDocument(doc: StoredDocument, chunks: NewChunk[]): void;
+  deleteDocument(documentId: string): boolean;
+  /** Sources of all documents whose source starts with `prefix` (for pruning a folder). */
+  listSources(prefix?: string): Array<{ document_id: string; source: string; source_class: SourceClass }>;
+  getChunk(chunkId: string): StoredChunk | undefined;
+  searchLexical(ftsQuery: string, limit: number, filter?: ChunkFilter): ScoredChunk[];
+  getMeta(key: string): string | undefined;
+  setMeta(key: string, value: string): void;
+  stats(): StoreStats;
+  close(): void;
+}
