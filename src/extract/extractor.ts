@@ -1,0 +1,61 @@
+/**
+ * The extractor seam for the `extracted` source class.
+ *
+ * An extractor turns a file's bytes into text deterministically: same bytes and
+ * same identity in, same text out, with nothing consulted besides the bytes, the
+ * caller's hints and the extractor's own pinned configuration (no clock, no
+ * randomness, no system fonts, no auto-selected parser). Citations into an
+ * extracted document record `identity`; verification re-runs the extractor with
+ * that exact identity, so the identity must change whenever the output might.
+ */
+
+/** The formats the `extracted` source class knows how to read. */
+export type ExtractorKind = "pdf" | "html";
+
+/** What an extractor produces from one file. */
+export interface ExtractedText {
+  /** The extracted text, normalized: LF newlines only, identical for identical input. */
+  text: string;
+  /**
+   * PDFs only: the code-point offset in `text` at which each page starts, in page
+   * order (`pageStarts[0] === 0`). Page `i` (0-based) covers
+   * `[pageStarts[i], pageStarts[i + 1])`, separator included.
+   */
+  pageStarts?: number[];
+  /** The HTML `<title>` or the PDF metadata title, when present and non-empty. */
+  title?: string;
+}
+
+/** Hints from the caller that the bytes alone may not carry. */
+export interface ExtractHints {
+  /**
+   * A charset label from outside the document (e.g. an HTTP `Content-Type`),
+   * any label the WHATWG Encoding Standard / Node's `TextDecoder` accepts.
+   * Ignored by the PDF extractor.
+   */
+  charset?: string;
+}
+
+/**
+ * A deterministic bytes-to-text converter for one format.
+ *
+ * @example
+ *   const registry = await getExtractorRegistry();
+ *   const pdf = registry.get("pdf");
+ *   if (pdf) {
+ *     const { text, pageStarts } = await pdf.extract(bytes);
+ *     // record pdf.identity ("pdfjs-dist/5.6.205") with the document
+ *   }
+ */
+export interface Extractor {
+  readonly kind: ExtractorKind;
+  /** `"<npm package>/<installed version>"`, read from the package's package.json at run time. */
+  readonly identity: string;
+  /**
+   * Extract text from `bytes`. Never mutates or detaches `bytes`.
+   *
+   * @throws GroundkitError `EXTRACTION_FAILED` when the input cannot be parsed;
+   *   `FILE_NOT_UTF8` when HTML declared (or defaulted to) UTF-8 is not valid UTF-8.
+   */
+  extract(bytes: Uint8Array, hints?: ExtractHints): Promise<ExtractedText>;
+}
