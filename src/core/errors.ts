@@ -70,6 +70,17 @@ export const ERROR_CATALOGUE = {
   TIMEOUT: { http: 504, hint: "The request took too long; narrow it and retry." },
 
   INTERNAL: { http: 500, hint: "This is a bug; rerun with --debug and report it." },
+
+  // eval harness
+  JUDGMENT_INVALID: {
+    http: 422,
+    hint: "Fix the judgment named in the message: each quote must occur exactly once, verbatim, in its doc.",
+  },
+  DATASET_INVALID: {
+    http: 422,
+    hint: "A BEIR dataset is a folder with corpus.jsonl, queries.jsonl and qrels/<split>.tsv (with a header row).",
+  },
+  REPORT_INVALID: { http: 422, hint: "Pass a JSON report written by `grk eval --output` (schema_version 1)." },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

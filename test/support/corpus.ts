@@ -3,6 +3,9 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { mulberry32 } from "../../src/eval/bootstrap.js";
+
+export { mulberry32 };
 
 const WORDS = (
   "index citation source verify chunk offset passage retrieval ranking query engine folder markdown heading " +
@@ -10,17 +13,6 @@ const WORDS = (
   "pipeline schema migration transaction journal checkpoint rollback commit replay consensus leader follower"
 ).split(" ");
 
-/** A small PRNG so corpora are identical run to run. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** One generated Markdown document; `version` changes its body text. */
 export function generatedDoc(i: number, version: number, rand = mulberry32(i * 7919 + version)): string {
