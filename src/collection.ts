@@ -182,6 +182,11 @@ export class Collection {
     });
   }
 
+  /** Delete one document (its chunks, postings and snapshot). Returns false when it did not exist. */
+  deleteDocument(documentId: string): boolean {
+    return this.store.deleteDocument(documentId);
+  }
+
   /** Counts, schema version, last ingest. */
   status(): CollectionStatus {
     const chunker = this.store.getMeta("chunker");
