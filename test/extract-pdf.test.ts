@@ -35,6 +35,11 @@ describe("PDF extractor", () => {
     expect(pdf.identity).toBe(`pdfjs-dist/${manifest.version}`);
   });
 
+  it("accepts a Node Buffer, as read from disk (regression: pdfjs refused Buffers)", async () => {
+    const bytes = Buffer.from(await makePdf([["Buffer input works"]]));
+    expect((await pdf.extract(bytes)).text).toBe("Buffer input works");
+  });
+
   it("extracts every page in order, records page starts and keeps Latin-1 text", async () => {
     const bytes = await makePdf([
       ["Page one: café déjà vu", "second   line  here"],

@@ -64,7 +64,8 @@ class PdfExtractor implements Extractor {
   async extract(bytes: Uint8Array): Promise<ExtractedText> {
     const task = this.pdfjs.getDocument({
       // pdfjs transfers (detaches) the buffer it is given: hand it a copy so the caller's bytes survive.
-      data: bytes.slice(),
+      // A plain Uint8Array copy: pdfjs rejects Node Buffers (whose slice() is still a Buffer).
+      data: new Uint8Array(bytes),
       // 0 = errors only; pdfjs otherwise prints warnings, and stdout is reserved for results / JSON-RPC.
       verbosity: this.pdfjs.VerbosityLevel.ERRORS,
       isEvalSupported: false,
