@@ -17,8 +17,12 @@ import { CitationSchema, type Citation, type SearchHit, type Verification } from
 import { GroundkitError } from "./core/errors.js";
 import { citationOf } from "./cite/citation.js";
 import { verifyCitation } from "./cite/verify.js";
+import { readExtractedSource } from "./cite/read-extracted-source.js";
+import { readSnapshotSource } from "./cite/read-snapshot-source.js";
+import { getExtractorRegistry } from "./extract/registry.js";
+import { Dispatcher } from "./ingest/dispatch.js";
 import { Ingestor, type IngestOptions, type IngestSummary } from "./ingest/ingest.js";
-import { TEXT_LOADER_IDENTITY } from "./ingest/text-loader.js";
+import { SnapshotStore } from "./store/snapshots.js";
 import { lexicalSearch } from "./retrieve/lexical.js";
 import { checkQuery, checkTopK } from "./retrieve/query.js";
 import { SqliteStore } from "./store/sqlite/sqlite-store.js";
@@ -110,12 +114,16 @@ export function deleteCollection(loc: CollectionLocation): void {
 
 /** An open collection. Close it when done. */
 export class Collection {
+  private readonly snapshots: SnapshotStore;
+
   constructor(
     readonly name: string,
     readonly indexDir: string,
     readonly path: string,
     private readonly store: SqliteStore,
-  ) {}
+  ) {
+    this.snapshots = new SnapshotStore(join(indexDir, `${name}.snapshots`));
+  }
 
   /** Ingest files and folders; returns the run's summary. */
   async ingest(inputs: string[], opts: Partial<IngestOptions> = {}): Promise<IngestSummary> {
@@ -124,9 +132,12 @@ export class Collection {
     const ingestor = new Ingestor(
       this.store,
       { ...opts, chunkSize, chunkOverlap, maxFileSize: opts.maxFileSize ?? DEFAULTS.maxFileSize },
-      () => TEXT_LOADER_IDENTITY,
+      new Dispatcher(await getExtractorRegistry()),
+      this.snapshots,
     );
     const summary = await ingestor.run(inputs);
+    // Converge after any crash: temp files and snapshots without a document go.
+    await this.snapshots.sweep((id) => this.store.getDocument(id)?.source_class === "snapshot");
     this.store.setMeta("chunker", JSON.stringify({ chunk_size: chunkSize, chunk_overlap: chunkOverlap }));
     return summary;
   }
@@ -176,15 +187,19 @@ export class Collection {
     const stored = this.store.getChunk(citation.chunk_id);
     const doc = this.store.getDocument(citation.document_id);
     return verifyCitation(citation, {
+      ...this.readers(),
       baseDir: opts.baseDir ? resolve(opts.baseDir) : (doc?.base_dir ?? this.recordedBaseDirFor(citation.source)),
-      maxFileSize: DEFAULTS.maxFileSize,
       originalText: opts.originalText ?? (stored?.text_hash === citation.text_hash ? stored.text : undefined),
     });
   }
 
   /** Delete one document (its chunks, postings and snapshot). Returns false when it did not exist. */
-  deleteDocument(documentId: string): boolean {
-    return this.store.deleteDocument(documentId);
+  async deleteDocument(documentId: string): Promise<boolean> {
+    const doc = this.store.getDocument(documentId);
+    if (!doc) return false;
+    this.store.deleteDocument(documentId);
+    if (doc.source_class === "snapshot") await this.snapshots.remove(documentId);
+    return true;
   }
 
   /** Counts, schema version, last ingest. */
@@ -205,10 +220,19 @@ export class Collection {
 
   private verifyStored(chunk: StoredChunk, baseDir: string | undefined): Promise<Verification> {
     return verifyCitation(citationOf(chunk), {
+      ...this.readers(),
       baseDir: baseDir ? resolve(baseDir) : (chunk.document.base_dir ?? undefined),
-      maxFileSize: DEFAULTS.maxFileSize,
       originalText: chunk.text,
     });
+  }
+
+  /** How each source class obtains its current text. */
+  private readers() {
+    return {
+      maxFileSize: DEFAULTS.maxFileSize,
+      readExtracted: (c: Citation, realPath: string) => readExtractedSource(c, realPath, DEFAULTS.maxFileSize),
+      readSnapshot: (c: Citation) => readSnapshotSource(c, this.snapshots),
+    };
   }
 
   private baseDirs(): string[] {

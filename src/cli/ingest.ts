@@ -14,6 +14,8 @@ interface IngestFlags extends CommonFlags {
   chunkSize?: number;
   chunkOverlap?: number;
   maxFileSize?: number;
+  allowPrivateNetwork?: boolean;
+  timeout?: number;
   progress?: boolean;
 }
 
@@ -21,14 +23,18 @@ const collect = (value: string, prev: string[] = []): string[] => [...prev, valu
 
 export function ingestCommand(): Command {
   const cmd = new Command("ingest")
-    .description("ingest files and folders (Markdown, text) into a collection; unchanged files are skipped")
-    .argument("<paths...>", "files or folders to ingest")
+    .description(
+      "ingest files, folders (Markdown, text, PDF, HTML) and http(s) URLs into a collection; unchanged sources are skipped",
+    )
+    .argument("<paths...>", "files, folders or http(s) URLs to ingest")
     .option("--base-dir <dir>", "containment root (default: the ingested folder, or a file's parent)")
     .option("--include <glob>", "only files matching this glob (repeatable)", collect)
     .option("--exclude <glob>", "skip files matching this glob (repeatable)", collect)
     .option("--chunk-size <n>", "chunk size in characters", intFlag("--chunk-size", 64, 100_000))
     .option("--chunk-overlap <n>", "chunk overlap in characters", intFlag("--chunk-overlap", 0, 50_000))
     .option("--max-file-size <bytes>", "refuse files larger than this", intFlag("--max-file-size", 1, 2 ** 31 - 1))
+    .option("--allow-private-network", "allow URLs on loopback/private hosts (link-local and metadata stay refused)")
+    .option("--timeout <seconds>", "total time allowed to fetch one URL", intFlag("--timeout", 1, 3600), 30)
     .option("--no-progress", "never show the progress line");
   withCommonOptions(cmd).action(
     action(async (paths: string[], flags: IngestFlags) => {
@@ -44,6 +50,8 @@ export function ingestCommand(): Command {
           chunkSize: flags.chunkSize ?? loc.config.chunk_size ?? DEFAULTS.chunkSize,
           chunkOverlap: flags.chunkOverlap ?? loc.config.chunk_overlap ?? DEFAULTS.chunkOverlap,
           maxFileSize: flags.maxFileSize ?? loc.config.max_file_size ?? DEFAULTS.maxFileSize,
+          allowPrivateNetwork: flags.allowPrivateNetwork ?? false,
+          fetchTimeoutMs: (flags.timeout ?? 30) * 1000,
           onProgress: (p) =>
             progress.update(
               `ingest: ${p.files_seen} seen, ${p.indexed} indexed, ${p.unchanged} unchanged, ${p.failed} failed  ${p.current ? displaySource(p.current) : ""}`,

@@ -1,9 +1,14 @@
 /**
- * Dispatch: which loader turns a file's bytes into indexable content. Routed by
- * extension; the loader's identity is recorded and folded into the fingerprint.
+ * Dispatch: which loader turns bytes into indexable content. Files route by
+ * extension (.md/.markdown/.txt → text, .pdf → PDF, .html/.htm → HTML); fetched
+ * URLs route by content type. The loader's identity is recorded on the document
+ * and folded into its fingerprint, so upgrading an extractor re-extracts.
  */
 import { extname } from "node:path";
 import type { SourceClass } from "../core/contracts.js";
+import { GroundkitError } from "../core/errors.js";
+import type { ExtractorKind } from "../extract/extractor.js";
+import { extractorKindForExtension, type ExtractorRegistry } from "../extract/registry.js";
 import { decodeTextContent, TEXT_LOADER_IDENTITY } from "./text-loader.js";
 
 /** What a loader produces for one document. */
@@ -12,36 +17,96 @@ export interface LoadedContent {
   sourceClass: SourceClass;
   /** `<package>/<version>` of the extractor, for the extracted class. */
   extractor: string | null;
-  /** Identity folded into the fingerprint (the extractor for extracted documents). */
-  loaderIdentity: string;
   /** Markdown-aware chunking applies. */
   markdown: boolean;
   pageStarts?: number[] | undefined;
   title?: string | undefined;
 }
 
-export type Loader = (bytes: Uint8Array, label: string) => Promise<LoadedContent>;
-
-const TEXT_EXTENSIONS: Record<string, boolean> = { ".md": true, ".markdown": true, ".txt": false };
-
-const textLoader =
-  (markdown: boolean): Loader =>
-  async (bytes, label) => ({
-    content: decodeTextContent(bytes, label),
-    sourceClass: "text",
-    extractor: null,
-    loaderIdentity: TEXT_LOADER_IDENTITY,
-    markdown,
-  });
-
-/** Extensions (lowercase, with dot) that some loader handles. */
-export function supportedExtensions(): string[] {
-  return Object.keys(TEXT_EXTENSIONS);
+/** A loader: bytes in, content out, refusing bad input by name. */
+export interface Loader {
+  /** Identity folded into the fingerprint (known before loading, so unchanged files skip extraction). */
+  identity: string;
+  load(bytes: Uint8Array, label: string, hints?: { charset?: string | undefined }): Promise<LoadedContent>;
 }
 
-/** The loader for a path, or undefined when its extension is unsupported. */
-export function loaderFor(path: string): Loader | undefined {
-  const ext = extname(path).toLowerCase();
-  if (ext in TEXT_EXTENSIONS) return textLoader(TEXT_EXTENSIONS[ext]!);
-  return undefined;
+const TEXT_EXTENSIONS: Readonly<Record<string, boolean>> = { ".md": true, ".markdown": true, ".txt": false };
+
+/** Routes files and fetched resources to loaders, backed by the extractor registry. */
+export class Dispatcher {
+  constructor(private readonly registry: ExtractorRegistry) {}
+
+  /** Extensions (lowercase, with dot) some loader handles. */
+  supportedExtensions(): string[] {
+    return [...Object.keys(TEXT_EXTENSIONS), ".pdf", ".html", ".htm"];
+  }
+
+  /** The loader for a file path, or undefined when its extension is unsupported. */
+  forPath(path: string): Loader | undefined {
+    const ext = extname(path).toLowerCase();
+    if (Object.hasOwn(TEXT_EXTENSIONS, ext)) return textLoader(TEXT_EXTENSIONS[ext]!);
+    const kind = extractorKindForExtension(ext);
+    return kind ? this.extractedLoader(kind) : undefined;
+  }
+
+  /** The loader for a fetched resource's media type; refuses anything else. */
+  forMediaType(mediaType: string, label: string): Loader {
+    switch (mediaType) {
+      case "text/html":
+      case "application/xhtml+xml":
+        return this.extractedLoader("html");
+      case "application/pdf":
+        return this.extractedLoader("pdf");
+      case "text/plain":
+        return textLoader(false);
+      case "text/markdown":
+      case "text/x-markdown":
+        return textLoader(true);
+      default:
+        throw new GroundkitError(
+          "UNSUPPORTED_TYPE",
+          `${label} has content type '${mediaType || "(none)"}', which groundkit does not index.`,
+        );
+    }
+  }
+
+  private extractedLoader(kind: ExtractorKind): Loader {
+    const extractor = this.registry.get(kind);
+    if (!extractor) {
+      const problem = this.registry.problem(kind) ?? `no ${kind} extractor`;
+      return {
+        identity: `unavailable:${kind}`,
+        load: async (_bytes, label) => {
+          throw new GroundkitError("EXTRACTION_FAILED", `${label}: ${problem}.`);
+        },
+      };
+    }
+    return {
+      identity: extractor.identity,
+      load: async (bytes, _label, hints) => {
+        const out = await extractor.extract(bytes, hints?.charset ? { charset: hints.charset } : undefined);
+        return {
+          content: out.text,
+          sourceClass: "extracted",
+          extractor: extractor.identity,
+          // HTML headings come out as Markdown ATX headings, so heading paths work; PDF text does not.
+          markdown: kind === "html",
+          pageStarts: out.pageStarts,
+          title: out.title,
+        };
+      },
+    };
+  }
+}
+
+function textLoader(markdown: boolean): Loader {
+  return {
+    identity: TEXT_LOADER_IDENTITY,
+    load: async (bytes, label, hints) => ({
+      content: decodeTextContent(bytes, label, hints?.charset),
+      sourceClass: "text",
+      extractor: null,
+      markdown,
+    }),
+  };
 }

@@ -10,9 +10,12 @@ import { GroundkitError, toGroundkitError } from "../core/errors.js";
 import { documentIdFor } from "../core/ids.js";
 import { sha256 } from "../core/text.js";
 import type { StoredDocument, Store } from "../store/store.js";
+import { guardedFetch } from "../net/guarded-fetch.js";
+import { isUrlSource, sanitizeUrl } from "../net/url-shape.js";
+import type { SnapshotStore } from "../store/snapshots.js";
 import { buildChunks, type ChunkSettings } from "./build-chunks.js";
 import { discoverFiles } from "./discover.js";
-import { loaderFor, supportedExtensions, type LoadedContent } from "./dispatch.js";
+import type { Dispatcher, LoadedContent } from "./dispatch.js";
 import { parseFrontMatter } from "./front-matter.js";
 import { fsError, readFileCapped } from "./text-loader.js";
 
@@ -22,6 +25,10 @@ export interface IngestOptions extends ChunkSettings {
   include?: string[] | undefined;
   exclude?: string[] | undefined;
   maxFileSize: number;
+  /** Allow URL hosts on loopback/private networks (link-local and metadata stay refused). */
+  allowPrivateNetwork?: boolean | undefined;
+  /** Total timeout for fetching one URL, in ms. */
+  fetchTimeoutMs?: number | undefined;
   onProgress?: ((p: IngestProgress) => void) | undefined;
 }
 
@@ -57,9 +64,6 @@ export function fingerprintOf(bytesHash: string, loaderIdentity: string, setting
   return sha256(JSON.stringify({ bytes: bytesHash, loader: loaderIdentity, chunk: [settings.chunkSize, settings.chunkOverlap] }));
 }
 
-/** Identity a loader would record, known before loading (so unchanged files skip extraction). */
-export type IdentityOf = (path: string) => string;
-
 export class Ingestor {
   private readonly summary: IngestSummary = {
     files_seen: 0,
@@ -76,13 +80,17 @@ export class Ingestor {
   constructor(
     private readonly store: Store,
     private readonly opts: IngestOptions,
-    private readonly identityOf: IdentityOf,
+    private readonly dispatcher: Dispatcher,
+    private readonly snapshots: SnapshotStore,
   ) {}
 
-  /** Ingest every input (file or folder path) and return the summary. */
+  /** Ingest every input (file or folder path, or http(s) URL) and return the summary. */
   async run(inputs: string[]): Promise<IngestSummary> {
     const started = performance.now();
-    for (const input of inputs) await this.ingestPath(resolve(input));
+    for (const input of inputs) {
+      if (isUrlSource(input)) await this.ingestUrl(input);
+      else await this.ingestPath(resolve(input));
+    }
     this.summary.duration_ms = Math.round(performance.now() - started);
     if (this.summary.indexed > 0 || this.summary.removed > 0) {
       this.store.setMeta("last_ingest_at", new Date().toISOString());
@@ -105,7 +113,7 @@ export class Ingestor {
       baseDir,
       include: this.opts.include,
       exclude: this.opts.exclude,
-      extensions: supportedExtensions(),
+      extensions: this.dispatcher.supportedExtensions(),
     })) {
       if (entry.kind === "unsupported") {
         this.summary.unsupported.push(entry.path);
@@ -124,34 +132,81 @@ export class Ingestor {
 
   private async ingestFile(path: string, baseDir: string): Promise<void> {
     this.progress(path);
-    const loader = loaderFor(path);
+    const loader = this.dispatcher.forPath(path);
     if (!loader) {
       this.summary.unsupported.push(path);
       return;
     }
     try {
       const bytes = await readFileCapped(path, this.opts.maxFileSize);
-      const fingerprint = fingerprintOf(sha256(bytes), this.identityOf(path), this.opts);
+      const fingerprint = fingerprintOf(sha256(bytes), loader.identity, this.opts);
       const existing = this.store.getDocumentBySource(path);
       if (existing && existing.fingerprint === fingerprint && existing.base_dir === baseDir) {
         this.summary.unchanged++;
         return;
       }
-      const loaded = await loader(bytes, path);
-      this.storeDocument(path, baseDir, fingerprint, loaded, { ext: extname(path).toLowerCase(), rel_path: relative(baseDir, path) });
+      const loaded = await loader.load(bytes, path);
+      await this.storeDocument(path, baseDir, fingerprint, loaded, {
+        ext: extname(path).toLowerCase(),
+        rel_path: relative(baseDir, path),
+      });
     } catch (err) {
       this.fail(path, toGroundkitError(err));
     }
   }
 
-  /** Chunk and persist one loaded document (shared with URL ingestion). */
-  storeDocument(
+  /**
+   * Fetch a URL through the SSRF guard and store it as a snapshot document:
+   * the indexed content is written under the index dir and verification reads
+   * that copy, never the network. An unchanged page writes nothing new.
+   */
+  private async ingestUrl(raw: string): Promise<void> {
+    const label = sanitizeUrl(raw);
+    this.summary.files_seen++;
+    this.progress(label);
+    try {
+      const res = await guardedFetch(raw, {
+        allowPrivateNetwork: this.opts.allowPrivateNetwork ?? false,
+        maxBytes: this.opts.maxFileSize,
+        timeoutMs: this.opts.fetchTimeoutMs,
+      });
+      const loader = this.dispatcher.forMediaType(res.contentType, label);
+      const fingerprint = fingerprintOf(sha256(res.body), `snapshot:${loader.identity}`, this.opts);
+      const existing = this.store.getDocumentBySource(res.url);
+      if (existing && existing.fingerprint === fingerprint && (await this.snapshotIntact(existing))) {
+        this.summary.unchanged++;
+        return;
+      }
+      const loaded = await loader.load(res.body, label, { charset: res.charset });
+      await this.storeDocument(
+        res.url,
+        null,
+        fingerprint,
+        { ...loaded, sourceClass: "snapshot", extractor: null },
+        { content_type: res.contentType, loaded_by: loader.identity, fetched_at: new Date().toISOString() },
+      );
+    } catch (err) {
+      this.fail(label, toGroundkitError(err));
+    }
+  }
+
+  private async snapshotIntact(doc: StoredDocument): Promise<boolean> {
+    try {
+      const text = await this.snapshots.read(doc.document_id);
+      return text !== undefined && sha256(text) === doc.content_hash;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Chunk and persist one loaded document: rows, chunks and postings in one transaction. */
+  private async storeDocument(
     source: string,
     baseDir: string | null,
     fingerprint: string,
     loaded: LoadedContent,
     extraMetadata: Record<string, unknown>,
-  ): boolean {
+  ): Promise<boolean> {
     if (loaded.content.trim().length === 0) {
       this.summary.skipped.push({ source, reason: "empty or whitespace-only" });
       return false;
@@ -170,7 +225,20 @@ export class Ingestor {
       ingested_at: new Date().toISOString(),
       metadata: { ...extraMetadata, ...(loaded.title ? { title: loaded.title } : {}), ...front },
     };
-    this.store.replaceDocument(doc, chunks);
+    if (doc.source_class === "snapshot") {
+      // The snapshot is staged first, made visible only after the rows commit;
+      // a crash in between leaves a temp file that the next run sweeps.
+      const staged = await this.snapshots.stage(doc.document_id, loaded.content);
+      try {
+        this.store.replaceDocument(doc, chunks);
+      } catch (err) {
+        await staged.abort();
+        throw err;
+      }
+      await staged.commit();
+    } else {
+      this.store.replaceDocument(doc, chunks);
+    }
     this.summary.indexed++;
     this.summary.chunks_written += chunks.length;
     return true;

@@ -4,6 +4,7 @@
  * reads through the same function, so both sides normalize identically.
  */
 import { open } from "node:fs/promises";
+import { TextDecoder } from "node:util";
 import { GroundkitError } from "../core/errors.js";
 import { decodeUtf8Strict, looksBinary, normalizeNewlines, Utf8DecodeError } from "../core/text.js";
 
@@ -44,9 +45,14 @@ export async function readFileCapped(path: string, maxBytes: number, label = pat
   }
 }
 
-/** Decode text-class bytes to normalized content, refusing binary and invalid UTF-8 by name. */
-export function decodeTextContent(bytes: Uint8Array, label: string): string {
+/**
+ * Decode text-class bytes to normalized content, refusing binary and invalid
+ * UTF-8 by name. A fetched resource may declare another charset; it is decoded
+ * strictly too.
+ */
+export function decodeTextContent(bytes: Uint8Array, label: string, charset?: string): string {
   if (looksBinary(bytes)) throw new GroundkitError("FILE_BINARY", `${label} looks binary (it contains NUL bytes).`);
+  if (charset && !/^utf-?8$/i.test(charset)) return decodeDeclaredCharset(bytes, label, charset);
   try {
     return normalizeNewlines(decodeUtf8Strict(bytes));
   } catch (err) {
@@ -66,4 +72,18 @@ export function fsError(err: unknown, label: string): GroundkitError {
     return new GroundkitError("SOURCE_NOT_FOUND", `${label} does not exist.`, undefined, { cause: err });
   }
   return new GroundkitError("FILE_UNREADABLE", `${label} cannot be read (${code ?? "error"}).`, undefined, { cause: err });
+}
+
+function decodeDeclaredCharset(bytes: Uint8Array, label: string, charset: string): string {
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(charset, { fatal: true });
+  } catch {
+    throw new GroundkitError("FILE_NOT_UTF8", `${label} declares charset '${charset}', which is not supported.`);
+  }
+  try {
+    return normalizeNewlines(decoder.decode(bytes));
+  } catch {
+    throw new GroundkitError("FILE_NOT_UTF8", `${label} is not valid ${charset}.`);
+  }
 }

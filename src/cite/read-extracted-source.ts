@@ -1,0 +1,31 @@
+/**
+ * Obtain an `extracted` source's current text: the identity recorded at
+ * ingest must be active in this build (else unresolvable, naming both), then
+ * the same extractor re-runs over the file. A failed re-extraction is
+ * unresolvable, never drifted: nothing could be read to compare.
+ */
+import type { Citation } from "../core/contracts.js";
+import { GroundkitError } from "../core/errors.js";
+import { getExtractorRegistry } from "../extract/registry.js";
+import { readFileCapped } from "../ingest/text-loader.js";
+import { unresolvable } from "./resolution-error.js";
+
+export async function readExtractedSource(citation: Citation, realPath: string, maxBytes: number): Promise<string> {
+  const registry = await getExtractorRegistry();
+  const recorded = citation.extractor ?? "(none)";
+  const extractor = registry.byIdentity(recorded);
+  if (!extractor) {
+    const active = registry.activeIdentities();
+    throw unresolvable(
+      `the extractor recorded at ingest (${recorded}) is not active in this build ` +
+        `(active: ${active.length ? active.join(", ") : "none"}); re-deriving the offsets needs the exact same extractor.`,
+    );
+  }
+  try {
+    const bytes = await readFileCapped(realPath, maxBytes, citation.source);
+    return (await extractor.extract(bytes)).text;
+  } catch (err) {
+    if (err instanceof GroundkitError) throw unresolvable(`re-extraction with ${recorded} failed: ${err.message}`);
+    throw err;
+  }
+}
