@@ -20,6 +20,7 @@ import { verifyCitation } from "./cite/verify.js";
 import { readExtractedSource } from "./cite/read-extracted-source.js";
 import { readSnapshotSource } from "./cite/read-snapshot-source.js";
 import { getExtractorRegistry } from "./extract/registry.js";
+import { validateChunkerOptions } from "./ingest/chunker.js";
 import { Dispatcher } from "./ingest/dispatch.js";
 import { Ingestor, type IngestOptions, type IngestSummary } from "./ingest/ingest.js";
 import { SnapshotStore } from "./store/snapshots.js";
@@ -55,6 +56,15 @@ export interface ChunkView {
   heading_path: string[];
   citation: Citation;
   verification: Verification;
+}
+
+/** A ranked chunk from {@link Collection.retrieve}. */
+export interface RetrievedChunk {
+  chunk_id: string;
+  source: string;
+  start_offset: number;
+  end_offset: number;
+  score: number;
 }
 
 export interface CollectionStatus extends StoreStats {
@@ -129,6 +139,7 @@ export class Collection {
   async ingest(inputs: string[], opts: Partial<IngestOptions> = {}): Promise<IngestSummary> {
     const chunkSize = opts.chunkSize ?? DEFAULTS.chunkSize;
     const chunkOverlap = opts.chunkOverlap ?? DEFAULTS.chunkOverlap;
+    validateChunkerOptions({ chunkSize, chunkOverlap, markdown: true });
     const ingestor = new Ingestor(
       this.store,
       { ...opts, chunkSize, chunkOverlap, maxFileSize: opts.maxFileSize ?? DEFAULTS.maxFileSize },
@@ -162,6 +173,21 @@ export class Collection {
       }
     }
     return hits;
+  }
+
+  /**
+   * Ranked chunks without the user-facing top_k cap or verification, for
+   * evaluation and internal pipelines (e.g. deep candidate pools).
+   */
+  retrieve(query: string, limit: number): RetrievedChunk[] {
+    checkQuery(query);
+    return lexicalSearch(this.store, query, limit).map((row) => ({
+      chunk_id: row.chunk_id,
+      source: row.document.source,
+      start_offset: row.start_offset,
+      end_offset: row.end_offset,
+      score: row.score,
+    }));
   }
 
   /** A chunk with its citation and a fresh verdict; text is included only when verified. */

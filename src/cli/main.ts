@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { collectionsCommand } from "./collections.js";
+import { evalCommand } from "./eval.js";
 import { ingestCommand } from "./ingest.js";
 import { searchCommand } from "./search.js";
 import { showCommand } from "./show.js";
@@ -17,7 +18,15 @@ export function buildProgram(): Command {
     .version(pkg.version)
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
-  for (const cmd of [ingestCommand(), searchCommand(), showCommand(), verifyCommand(), statusCommand(), collectionsCommand()]) {
+  for (const cmd of [
+    ingestCommand(),
+    searchCommand(),
+    showCommand(),
+    verifyCommand(),
+    statusCommand(),
+    collectionsCommand(),
+    evalCommand(),
+  ]) {
     program.addCommand(cmd.exitOverride());
   }
   return program;
