@@ -327,7 +327,7 @@ describe("chunkText: code points, lines and pages", () => {
 
 describe("validateChunkerOptions", () => {
   it("accepts the defaults", () => {
-    expect(DEFAULT_CHUNKER_OPTIONS).toEqual({ chunkSize: 1200, chunkOverlap: 150 });
+    expect(DEFAULT_CHUNKER_OPTIONS).toEqual({ chunkSize: 2400, chunkOverlap: 200 });
     expect(() => validateChunkerOptions({ ...DEFAULT_CHUNKER_OPTIONS, markdown: true })).not.toThrow();
     expect(() => validateChunkerOptions({ chunkSize: 64, chunkOverlap: 31, markdown: false })).not.toThrow();
   });

@@ -8,8 +8,8 @@ import { GroundkitError } from "./errors.js";
 
 /** Defaults (chunking chosen by measurement: docs/decisions/0002-chunking-defaults.md). */
 export const DEFAULTS = {
-  chunkSize: 1200,
-  chunkOverlap: 150,
+  chunkSize: 2400,
+  chunkOverlap: 200,
   maxFileSize: 10 * 1024 * 1024,
   indexDir: ".groundkit",
   collection: "default",

@@ -23,6 +23,7 @@
  * one `CodePointText` and offsets converted once at the end.
  */
 import type { ChunkSpan } from "../core/contracts.js";
+import { DEFAULTS } from "../core/config.js";
 import { GroundkitError } from "../core/errors.js";
 import { CodePointText } from "../core/text.js";
 import { scanMarkdownStructure, type MarkdownHeading, type MarkdownStructure } from "./markdown-structure.js";
@@ -45,14 +46,15 @@ export const MIN_CHUNK_SIZE = 64;
 export const MAX_CHUNK_SIZE = 1_000_000;
 
 /**
- * Default size and overlap (code points); a starting point to be tuned by evaluation.
+ * Default size and overlap (code points), the collection defaults chosen by
+ * evaluation (docs/decisions/0002-chunking-defaults.md).
  *
  * @example
  *   chunkText(content, { ...DEFAULT_CHUNKER_OPTIONS, markdown: true });
  */
 export const DEFAULT_CHUNKER_OPTIONS: Readonly<Omit<ChunkerOptions, "markdown" | "pageStarts">> = Object.freeze({
-  chunkSize: 1200,
-  chunkOverlap: 150,
+  chunkSize: DEFAULTS.chunkSize,
+  chunkOverlap: DEFAULTS.chunkOverlap,
 });
 
 /**
