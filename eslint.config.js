@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "evals/results/**", "bench/results/**", "coverage/**"] },
+  { ignores: ["dist/**", "node_modules/**", "evals/results/**", "bench/results/**", "coverage/**", ".tools-build/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
