@@ -24,6 +24,7 @@ import { validateChunkerOptions } from "./ingest/chunker.js";
 import { Dispatcher } from "./ingest/dispatch.js";
 import { Ingestor, type IngestOptions, type IngestSummary } from "./ingest/ingest.js";
 import { SnapshotStore } from "./store/snapshots.js";
+import { compileFilters, parseFilters } from "./retrieve/filters.js";
 import { lexicalSearch } from "./retrieve/lexical.js";
 import { checkQuery, checkTopK } from "./retrieve/query.js";
 import { SqliteStore } from "./store/sqlite/sqlite-store.js";
@@ -41,8 +42,14 @@ export interface OpenCollectionOptions extends CollectionLocation {
   create?: boolean | undefined;
 }
 
+export type SearchMode = "bm25" | "dense" | "hybrid";
+
 export interface SearchOptions {
   topK?: number | undefined;
+  /** Retrieval mode (default bm25). */
+  mode?: SearchMode | undefined;
+  /** Filter strings such as `path=guides/**`, `class=text`, `tag=security` (ANDed). */
+  filters?: readonly string[] | undefined;
   /** Re-check every hit against its source. */
   verify?: boolean | undefined;
   /** Override the containment root used for verification. */
@@ -157,7 +164,12 @@ export class Collection {
   async search(query: string, opts: SearchOptions = {}): Promise<SearchHit[]> {
     checkQuery(query);
     const topK = checkTopK(opts.topK);
-    const rows = lexicalSearch(this.store, query, topK);
+    const filter = compileFilters(parseFilters(opts.filters));
+    const mode = opts.mode ?? "bm25";
+    if (mode !== "bm25") {
+      throw new GroundkitError("NO_VECTORS", `Collection '${this.name}' has no vectors, so '${mode}' search is unavailable.`);
+    }
+    const rows = lexicalSearch(this.store, query, topK, filter);
     const hits: SearchHit[] = rows.map((row, i) => ({
       rank: i + 1,
       score: row.score,

@@ -75,3 +75,8 @@ export function intFlag(name: string, min: number, max: number) {
     return n;
   };
 }
+
+/** Accumulate a repeatable flag's values. */
+export function collect(value: string, prev: string[] = []): string[] {
+  return [...prev, value];
+}

@@ -3,7 +3,7 @@ import { Command } from "commander";
 import { DEFAULTS } from "../core/config.js";
 import { openCollection } from "../collection.js";
 import type { IngestSummary } from "../ingest/ingest.js";
-import { action, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
+import { action, collect, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 import { displaySource } from "./format.js";
 import { createProgress } from "./progress.js";
 
@@ -18,8 +18,6 @@ interface IngestFlags extends CommonFlags {
   timeout?: number;
   progress?: boolean;
 }
-
-const collect = (value: string, prev: string[] = []): string[] => [...prev, value];
 
 export function ingestCommand(): Command {
   const cmd = new Command("ingest")

@@ -1,11 +1,13 @@
 /** `grk search <query>`: BM25 search with citations, optionally verified. */
-import { Command } from "commander";
-import { openCollection } from "../collection.js";
-import { action, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
+import { Command, Option } from "commander";
+import { openCollection, type SearchMode } from "../collection.js";
+import { action, collect, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 import { renderHit } from "./format.js";
 
 interface SearchFlags extends CommonFlags {
   topK?: number;
+  mode?: SearchMode;
+  filter?: string[];
   verify?: boolean;
   baseDir?: string;
 }
@@ -15,15 +17,24 @@ export function searchCommand(): Command {
     .description("search a collection; every hit carries a citation")
     .argument("<query>", "what to search for")
     .option("-k, --top-k <n>", "number of results (1-100)", intFlag("--top-k", 1, 100), 10)
+    .addOption(new Option("--mode <mode>", "retrieval mode").choices(["bm25", "dense", "hybrid"]).default("bm25"))
+    .option("--filter <filter>", "restrict results, e.g. path=guides/**, class=text, ext=md, tag=security (repeatable)", collect)
     .option("--verify", "re-check every hit against its source")
     .option("--base-dir <dir>", "containment root for verification (default: recorded at ingest)");
   withCommonOptions(cmd).action(
     action(async (query: string, flags: SearchFlags) => {
       const col = openCollection(resolveLocation(flags));
       try {
-        const results = await col.search(query, { topK: flags.topK, verify: flags.verify, baseDir: flags.baseDir });
+        const mode = flags.mode ?? "bm25";
+        const results = await col.search(query, {
+          topK: flags.topK,
+          mode,
+          filters: flags.filter,
+          verify: flags.verify,
+          baseDir: flags.baseDir,
+        });
         if (flags.json) {
-          printJson({ query, collection: col.name, mode: "bm25", results });
+          printJson({ query, collection: col.name, mode, results });
           return;
         }
         if (results.length === 0) println("no results");

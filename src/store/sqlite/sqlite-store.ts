@@ -7,6 +7,7 @@ import type { Statement } from "better-sqlite3";
 import { prepareIndexText } from "../../retrieve/lexical-terms.js";
 import type { ChunkFilter, NewChunk, ScoredChunk, Store, StoreStats, StoredChunk, StoredDocument } from "../store.js";
 import { openDatabase, type Db } from "./open-database.js";
+import { registerFunctions } from "./functions.js";
 import { SCHEMA_VERSION } from "./schema.js";
 
 /** BM25 column weights: chunk body, heading path. */
@@ -91,6 +92,7 @@ export class SqliteStore implements Store {
   private readonly lexicalCache = new Map<string, Statement>();
 
   private constructor(readonly db: Db) {
+    registerFunctions(db);
     this.stmts = {
       docBySource: db.prepare("SELECT * FROM documents WHERE source = ?"),
       docById: db.prepare("SELECT * FROM documents WHERE document_id = ?"),

@@ -1,0 +1,98 @@
+/**
+ * Search filters, validated and compiled into a SQL predicate over the
+ * documents (`d`) and chunks (`c`) tables, so they apply inside the query on
+ * every mode rather than by trimming a short result list.
+ *
+ * Syntax (repeat `--filter` to AND them):
+ *   path=<glob>          document path (relative to its base dir; URL for snapshots) matches the glob
+ *   path^=<prefix>       document path starts with the prefix
+ *   class=<text|extracted|snapshot>
+ *   ext=<md|pdf|...>     file extension (with or without the dot)
+ *   tag=<value>          Markdown front matter `tags` (or `tag`) contains the value
+ *   <field>=<value>      any other front-matter field (e.g. title, author) equals / contains the value
+ *   ingested>=<date>     ingested on or after an ISO date or timestamp (also >, <=, <)
+ */
+import { GroundkitError } from "../core/errors.js";
+import { SOURCE_CLASSES } from "../core/contracts.js";
+import type { ChunkFilter } from "../store/store.js";
+
+export interface Filter {
+  key: string;
+  op: "=" | "^=" | ">=" | ">" | "<=" | "<";
+  value: string;
+}
+
+const FILTER = /^([A-Za-z][A-Za-z0-9_-]{0,63})\s*(\^=|>=|<=|=|>|<)\s*(.*)$/s;
+const PATH_EXPR = "COALESCE(json_extract(d.metadata, '$.rel_path'), d.source)";
+
+function invalid(message: string): GroundkitError {
+  return new GroundkitError("INVALID_FILTER", message);
+}
+
+/** Parse `key=value` filter strings; throws INVALID_FILTER with a clear message. */
+export function parseFilters(raw: readonly string[] | undefined): Filter[] {
+  return (raw ?? []).map((text) => {
+    const m = FILTER.exec(text.trim());
+    if (!m) throw invalid(`Cannot parse filter '${text.slice(0, 100)}': expected key=value (e.g. path=guides/**, tag=security).`);
+    const key = m[1]!.toLowerCase();
+    const op = m[2] as Filter["op"];
+    const value = m[3]!.trim();
+    if (value === "") throw invalid(`Filter '${key}' has an empty value.`);
+    if (value.length > 1024) throw invalid(`Filter '${key}' value is longer than 1024 characters.`);
+    const isDate = key === "ingested";
+    const isRange = op !== "=" && op !== "^=";
+    if (isDate && !isRange) throw invalid(`Filter 'ingested' takes >=, >, <= or < with a date.`);
+    if (!isDate && isRange) throw invalid(`Filter '${key}' takes '=' (only 'ingested' compares dates).`);
+    if (op === "^=" && key !== "path") throw invalid(`Only 'path' takes the prefix operator '^='.`);
+    if (key === "class" && !(SOURCE_CLASSES as readonly string[]).includes(value)) {
+      throw invalid(`Filter 'class' must be one of ${SOURCE_CLASSES.join(", ")}; got '${value}'.`);
+    }
+    if (isDate && Number.isNaN(Date.parse(value))) throw invalid(`Filter 'ingested' needs an ISO date; got '${value}'.`);
+    return { key, op, value };
+  });
+}
+
+/** Compile filters into one predicate (AND); undefined when there are none. */
+export function compileFilters(filters: readonly Filter[]): ChunkFilter | undefined {
+  if (filters.length === 0) return undefined;
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  for (const f of filters) {
+    switch (f.key) {
+      case "path":
+        if (f.op === "^=") {
+          parts.push(`substr(${PATH_EXPR}, 1, length(?)) = ?`);
+          params.push(f.value, f.value);
+        } else {
+          parts.push(`grk_glob(?, ${PATH_EXPR})`);
+          params.push(f.value);
+        }
+        break;
+      case "class":
+        parts.push("d.source_class = ?");
+        params.push(f.value);
+        break;
+      case "ext":
+        parts.push("json_extract(d.metadata, '$.ext') = ?");
+        params.push(f.value.startsWith(".") ? f.value.toLowerCase() : `.${f.value.toLowerCase()}`);
+        break;
+      case "ingested":
+        parts.push(`d.ingested_at ${f.op} ?`);
+        params.push(new Date(Date.parse(f.value)).toISOString());
+        break;
+      case "tag":
+        parts.push(`(${metadataContains("tags")} OR ${metadataContains("tag")})`);
+        params.push(f.value, f.value);
+        break;
+      default:
+        parts.push(metadataContains(f.key));
+        params.push(f.value);
+    }
+  }
+  return { sql: parts.join(" AND "), params };
+}
+
+/** A metadata field equals the value, or (when it is a list) contains it. Field names are validated by the regex. */
+function metadataContains(field: string): string {
+  return `EXISTS (SELECT 1 FROM json_each(d.metadata, '$."${field}"') WHERE json_each.value = ?)`;
+}

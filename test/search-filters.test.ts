@@ -1,0 +1,69 @@
+/**
+ * Filters apply inside the query: every returned hit matches, and matching
+ * documents ranked below many non-matching ones are still found.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openCollection, type Collection } from "../src/collection.js";
+import { parseFilters } from "../src/retrieve/filters.js";
+import { tempDir } from "./support/cli.js";
+import { makePdf } from "./support/pdf-fixtures.js";
+
+let work: { dir: string; cleanup: () => void };
+let col: Collection;
+
+beforeAll(async () => {
+  work = tempDir("grk-filter-");
+  const docs = join(work.dir, "docs");
+  mkdirSync(join(docs, "guides", "deep"), { recursive: true });
+  mkdirSync(join(docs, "notes"));
+  // 30 strong matches outside guides/, one weak match inside: a post-hoc trim of a top-10 would lose it.
+  for (let i = 0; i < 30; i++) writeFileSync(join(docs, "notes", `n${i}.md`), `# Note ${i}\n\nfirewall firewall firewall rules ${i}\n`);
+  writeFileSync(
+    join(docs, "guides", "deep", "security.md"),
+    "---\ntitle: Hardening\ntags: [security, ops]\nauthor: Ada\n---\n# Hardening\n\nA long text about many things, where the firewall is mentioned once among other words like kernels and patches and audits.\n",
+  );
+  writeFileSync(join(docs, "guides", "plain.txt"), "The firewall guide in plain text.\n");
+  writeFileSync(join(docs, "guides", "manual.pdf"), await makePdf([["Firewall manual for appliances"]]));
+  col = openCollection({ indexDir: join(work.dir, "idx"), create: true });
+  expect((await col.ingest([docs])).failed).toEqual([]);
+});
+afterAll(() => {
+  col.close();
+  work.cleanup();
+});
+
+const sources = async (filters: string[], topK = 10) =>
+  (await col.search("firewall", { filters, topK })).map((h) => h.citation.source.slice(work.dir.length + 6));
+
+describe("search filters", () => {
+  it("path glob and prefix", async () => {
+    expect(await sources(["path=guides/**"])).toEqual(expect.arrayContaining(["guides/deep/security.md", "guides/plain.txt", "guides/manual.pdf"]));
+    expect((await sources(["path=guides/**"])).length).toBe(3);
+    expect(await sources(["path=**/*.md", "path^=guides/"])).toEqual(["guides/deep/security.md"]);
+  });
+
+  it("class and extension", async () => {
+    expect(await sources(["class=extracted"])).toEqual(["guides/manual.pdf"]);
+    expect(await sources(["ext=txt"])).toEqual(["guides/plain.txt"]);
+    expect(await sources(["ext=.PDF"])).toEqual(["guides/manual.pdf"]);
+  });
+
+  it("front-matter tags and fields", async () => {
+    expect(await sources(["tag=security"])).toEqual(["guides/deep/security.md"]);
+    expect(await sources(["tag=missing"])).toEqual([]);
+    expect(await sources(["author=Ada", "title=Hardening"])).toEqual(["guides/deep/security.md"]);
+  });
+
+  it("ingest date range", async () => {
+    expect((await sources(["ingested>=2000-01-01"], 50)).length).toBe(33);
+    expect(await sources(["ingested<2000-01-01"])).toEqual([]);
+  });
+
+  it("rejects malformed filters with INVALID_FILTER", () => {
+    for (const bad of ["path", "=x", "class=binary", "ingested=2020-01-01", "ingested>=yesterday", "tag>=x", "title^=x", "tag="]) {
+      expect(() => parseFilters([bad]), bad).toThrow(expect.objectContaining({ code: "INVALID_FILTER" }));
+    }
+  });
+});
