@@ -14,6 +14,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CodePointText, decodeUtf8Strict, normalizeNewlines } from "../src/core/text.js";
+import { goldenContent } from "../src/eval/harness.js";
 import { loadJudgments, type ResolvedJudgment } from "../src/eval/judgments.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -51,17 +52,22 @@ function listFiles(dir: string, rel = ""): string[] {
 }
 
 const files = listFiles(CORPUS).sort();
-const content = new Map(
-  files
-    .filter((f) => TEXT_EXTENSIONS.includes(path.extname(f)))
-    .map((f) => [f, normalizeNewlines(decodeUtf8Strict(readFileSync(path.join(CORPUS, f))))] as const),
-);
+/** Every document's content as the index stores it (PDF and HTML through their extractors). */
+const content = new Map<string, string>();
 const rawLines = readFileSync(JUDGMENTS, "utf8").split("\n").filter((l) => l.trim() !== "");
 const raw = rawLines.map((l) => JSON.parse(l) as { query_id: string; query: string; category: string; gold: { doc: string; quote: string }[] });
 let judgments: ResolvedJudgment[];
 
 beforeAll(async () => {
-  judgments = await loadJudgments(JUDGMENTS, CORPUS);
+  for (const f of files) {
+    content.set(
+      f,
+      TEXT_EXTENSIONS.includes(path.extname(f))
+        ? normalizeNewlines(decodeUtf8Strict(readFileSync(path.join(CORPUS, f))))
+        : await goldenContent(path.join(CORPUS, f)),
+    );
+  }
+  judgments = await loadJudgments(JUDGMENTS, CORPUS, { contentOf: goldenContent });
 });
 
 describe("golden corpus", () => {
@@ -70,6 +76,15 @@ describe("golden corpus", () => {
     for (const f of files) {
       expect(DOC_EXTENSIONS, f).toContain(path.extname(f).toLowerCase());
       expect(path.basename(f).toLowerCase(), f).not.toMatch(/^(readme|notes|license|changelog)\b/);
+    }
+  });
+
+  it("includes PDF and HTML documents that judgments point at", () => {
+    for (const ext of [".pdf", ".html"]) {
+      const docs = files.filter((f) => path.extname(f) === ext);
+      expect(docs.length, ext).toBeGreaterThanOrEqual(1);
+      const judged = raw.filter((j) => j.gold.some((g) => docs.includes(g.doc)));
+      expect(judged.length, ext).toBeGreaterThanOrEqual(3);
     }
   });
 

@@ -62,7 +62,7 @@ function bm25Stage(col: Collection, docOf: (source: string) => string): EvalStag
 }
 
 /** Content of a golden document exactly as the index stores it (extractors for PDF/HTML). */
-async function goldenContent(docPath: string): Promise<string> {
+export async function goldenContent(docPath: string): Promise<string> {
   const kind = extractorKindForExtension(docPath.slice(docPath.lastIndexOf(".")));
   if (!kind) return readTextContent(docPath);
   const extractor = (await getExtractorRegistry()).get(kind);
