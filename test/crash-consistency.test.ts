@@ -21,12 +21,31 @@ beforeAll(() => {
 });
 afterAll(() => work.cleanup());
 
-function killDuringIngest(delayMs: number): Promise<void> {
+/** The store's generation counter: one bump per committed document replacement. */
+function generation(): number {
+  const db = new Database(join(work.dir, ".groundkit", "default.sqlite3"), { readonly: true });
+  try {
+    return Number(db.prepare("SELECT value FROM meta WHERE key = 'generation'").pluck().get() ?? 0);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Start an ingest and SIGKILL it once `commits` more documents have committed
+ * (polled, so the kill lands mid-run however fast or slow the machine is), or
+ * after `fallbackMs` if the run never gets that far.
+ */
+function killDuringIngest(commits: number, fallbackMs = 20_000): Promise<void> {
+  const start = generation();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, "ingest", "docs", "--json"], { cwd: work.dir, stdio: "ignore" });
-    const timer = setTimeout(() => child.kill("SIGKILL"), delayMs);
+    const deadline = Date.now() + fallbackMs;
+    const poll = setInterval(() => {
+      if (generation() - start >= commits || Date.now() > deadline) child.kill("SIGKILL");
+    }, 2);
     child.on("exit", () => {
-      clearTimeout(timer);
+      clearInterval(poll);
       resolve();
     });
   });
@@ -83,7 +102,7 @@ describe("crash consistency", () => {
       // Flip every file to the other version, then kill the re-ingest midway.
       version = 3 - version;
       writeCorpus(join(work.dir, "docs"), DOCS, version);
-      await killDuringIngest(250 + Math.floor(rand() * 400));
+      await killDuringIngest(1 + Math.floor(rand() * (DOCS - 2)));
       const [v1, v2] = checkConsistent();
       if (v1 > 0 && v2 > 0) killedMidway++;
     }
