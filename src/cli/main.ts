@@ -6,6 +6,8 @@ import { collectionsCommand } from "./collections.js";
 import { evalCommand } from "./eval.js";
 import { ingestCommand } from "./ingest.js";
 import { searchCommand } from "./search.js";
+import { serveMcpCommand } from "./serve-mcp.js";
+import { serveCommand } from "./serve.js";
 import { showCommand } from "./show.js";
 import { statusCommand } from "./status.js";
 import { verifyCommand } from "./verify.js";
@@ -26,6 +28,8 @@ export function buildProgram(): Command {
     statusCommand(),
     collectionsCommand(),
     evalCommand(),
+    serveCommand(),
+    serveMcpCommand(),
   ]) {
     program.addCommand(cmd.exitOverride());
   }

@@ -68,6 +68,8 @@ export const ERROR_CATALOGUE = {
   PAYLOAD_TOO_LARGE: { http: 413, hint: "Send a smaller request body." },
   OVERLOADED: { http: 503, hint: "The server is at capacity; retry after the Retry-After delay." },
   TIMEOUT: { http: 504, hint: "The request took too long; narrow it and retry." },
+  ROUTE_NOT_FOUND: { http: 404, hint: "See GET /openapi.json for the routes this server offers." },
+  UNSUPPORTED_MEDIA_TYPE: { http: 415, hint: "Send the request body as application/json." },
 
   INTERNAL: { http: 500, hint: "This is a bug; rerun with --debug and report it." },
 
@@ -81,6 +83,16 @@ export const ERROR_CATALOGUE = {
     hint: "A BEIR dataset is a folder with corpus.jsonl, queries.jsonl and qrels/<split>.tsv (with a header row).",
   },
   REPORT_INVALID: { http: 422, hint: "Pass a JSON report written by `grk eval --output` (schema_version 1)." },
+
+  // embedding and rerank providers
+  EMBEDDING_FAILED: {
+    http: 502,
+    hint: "Check that the embedding provider named in the message is running, reachable and configured as documented.",
+  },
+  RERANK_FAILED: {
+    http: 502,
+    hint: "Check that the reranker named in the message is running, reachable and configured as documented.",
+  },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -1,0 +1,105 @@
+/**
+ * `grk serve`: REST API, MCP over Streamable HTTP (/mcp) and the web page (/),
+ * on 127.0.0.1 by default. A non-loopback bind needs --allow-non-loopback and
+ * prints a warning; the mutating tools exist only when GROUNDKIT_API_TOKEN is set.
+ */
+import { Command, Option } from "commander";
+import { GroundkitError } from "../core/errors.js";
+import { createLogger } from "../obs/logger.js";
+import { isLoopbackHost } from "../service/http-guards.js";
+import { startRestServer } from "../service/rest-server.js";
+import { createServiceContext } from "../service/service-context.js";
+import { action, intFlag, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
+
+interface ServeFlags extends CommonFlags {
+  port: number;
+  host: string;
+  allowNonLoopback?: boolean;
+  allowedRoot?: string[];
+  allowedHost?: string[];
+  baseDir?: string;
+  allowPrivateNetwork?: boolean;
+  maxConcurrency: number;
+  requestTimeout: number;
+  maxBodyBytes: number;
+  logFormat?: "text" | "json";
+}
+
+const collect = (value: string, prev: string[] = []): string[] => [...prev, value];
+
+/**
+ * Refuse a non-loopback bind unless explicitly allowed; return the warning to
+ * print when it is.
+ */
+export function checkBind(host: string, allowNonLoopback: boolean): string | undefined {
+  if (isLoopbackHost(host)) return undefined;
+  if (!allowNonLoopback) {
+    throw new GroundkitError(
+      "USAGE",
+      `Refusing to listen on ${host}, which is not a loopback address: pass --allow-non-loopback to serve other machines.`,
+    );
+  }
+  return (
+    `warning: listening on ${host}: other machines can reach this server. Requests must name an allowed Host ` +
+    `(--allowed-host); set GROUNDKIT_API_TOKEN only over a trusted network or behind TLS.`
+  );
+}
+
+export function serveCommand(): Command {
+  const cmd = new Command("serve")
+    .description("serve the REST API, MCP over HTTP (/mcp) and the web page (/)")
+    .option("--port <n>", "port (0 picks a free one)", intFlag("--port", 0, 65535), 8765)
+    .option("--host <addr>", "bind address", "127.0.0.1")
+    .option("--allow-non-loopback", "allow binding an address other machines can reach (prints a warning)")
+    .option("--allowed-host <name>", "extra Host header value to accept, e.g. a proxy's name (repeatable)", collect)
+    .option("--allowed-root <dir>", "directory the ingest tool may read (repeatable; default: --base-dir)", collect)
+    .option("--base-dir <dir>", "containment root for verification (default: recorded at ingest)")
+    .option("--allow-private-network", "let the ingest tool fetch URLs on loopback/private hosts")
+    .option("--max-concurrency <n>", "requests in flight before answering 503", intFlag("--max-concurrency", 1, 100_000), 256)
+    .option("--request-timeout <seconds>", "deadline per request (ingest: 20x)", intFlag("--request-timeout", 1, 3600), 30)
+    .option("--max-body-bytes <n>", "request body cap", intFlag("--max-body-bytes", 1024, 64 * 1024 * 1024), 256 * 1024)
+    .addOption(new Option("--log-format <format>", "log line format on stderr").choices(["text", "json"]).default("text"));
+  withCommonOptions(cmd, { json: false }).action(
+    action(async (flags: ServeFlags) => {
+      const warning = checkBind(flags.host, flags.allowNonLoopback ?? false);
+      const log = createLogger({ format: flags.logFormat ?? "text" });
+      if (warning) process.stderr.write(warning + "\n");
+      const loc = resolveLocation(flags);
+      const token = process.env.GROUNDKIT_API_TOKEN || undefined;
+      const context = createServiceContext({
+        indexDir: loc.indexDir,
+        collection: loc.collection,
+        baseDir: flags.baseDir,
+        allowedRoots: flags.allowedRoot,
+        allowPrivateNetwork: flags.allowPrivateNetwork,
+        mutating: token !== undefined,
+      });
+      const server = await startRestServer({
+        context,
+        token,
+        host: flags.host,
+        port: flags.port,
+        allowedHosts: flags.allowedHost,
+        maxConcurrency: flags.maxConcurrency,
+        requestTimeoutMs: flags.requestTimeout * 1000,
+        longRequestTimeoutMs: flags.requestTimeout * 20_000,
+        bodyLimit: flags.maxBodyBytes,
+        log,
+      });
+      if (token !== undefined && token.length < 16) log.warn("GROUNDKIT_API_TOKEN is shorter than 16 characters");
+      log.info(`listening on ${server.url}`, {
+        index_dir: context.collections.indexDir,
+        tools: token !== undefined ? "read and mutating (bearer token required)" : "read-only",
+        allowed_roots: context.allowedRoots,
+      });
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+      });
+      log.info("shutting down");
+      await server.close();
+    }),
+  );
+  return cmd;
+}

@@ -1,0 +1,138 @@
+/**
+ * Open collection handles shared by every request of a server. Handles are
+ * reused (opening SQLite and preparing statements per request would dominate a
+ * search); results are never cached: a WAL reader sees every commit made since
+ * its last statement, so a search after an ingest (by this server or by `grk
+ * ingest` in another process) sees the new content.
+ *
+ * A collection file that was deleted or replaced on disk (its inode changed) is
+ * reopened; the stale handle is closed once no request holds it. Asking about a
+ * collection never creates it; only a mutating call may.
+ */
+import { statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { Collection, listCollections, openCollection } from "../collection.js";
+import { checkCollectionName } from "../core/collection-name.js";
+import { GroundkitError } from "../core/errors.js";
+
+interface Entry {
+  collection: Collection;
+  /** Identity of the file the handle was opened on (inode numbers can be reused, birth times rarely). */
+  id: FileId;
+  leases: number;
+  retired: boolean;
+  /** Tail of the chain serializing mutating calls on this collection. */
+  writeTail: Promise<unknown>;
+}
+
+/** Options for {@link CollectionCache.use}. */
+export interface UseOptions {
+  /** Create the collection when missing (mutating tools only). */
+  create?: boolean;
+  /** Run after every other writer on this collection has finished (ingest, delete). */
+  exclusiveWrite?: boolean;
+}
+
+/**
+ * A cache of open collections in one index directory.
+ *
+ * @example
+ *   const cache = new CollectionCache(".groundkit");
+ *   const hits = await cache.use("default", (col) => col.search("offsets"));
+ *   cache.closeAll();
+ */
+export class CollectionCache {
+  readonly indexDir: string;
+  private readonly entries = new Map<string, Entry>();
+  private readonly retired = new Set<Entry>();
+
+  constructor(indexDir: string) {
+    this.indexDir = resolve(indexDir);
+  }
+
+  /** Names of the collections in the index directory. */
+  names(): string[] {
+    return listCollections(this.indexDir);
+  }
+
+  /** Run `fn` with an open handle on `name`; the handle stays open for later calls. */
+  async use<T>(name: string, fn: (col: Collection) => Promise<T> | T, opts: UseOptions = {}): Promise<T> {
+    const entry = this.acquire(checkCollectionName(name), opts.create ?? false);
+    try {
+      if (!opts.exclusiveWrite) return await fn(entry.collection);
+      const run = entry.writeTail.then(() => fn(entry.collection));
+      // The chain must not stop at a failed writer.
+      entry.writeTail = run.catch(() => undefined);
+      return await run;
+    } finally {
+      this.release(entry);
+    }
+  }
+
+  /** Close every handle (server shutdown). */
+  closeAll(): void {
+    for (const entry of [...this.entries.values(), ...this.retired]) entry.collection.close();
+    this.entries.clear();
+    this.retired.clear();
+  }
+
+  private acquire(name: string, create: boolean): Entry {
+    const file = join(this.indexDir, `${name}.sqlite3`);
+    let id = fileId(file);
+    let entry = this.entries.get(name);
+    if (entry && (!id || !sameFile(id, entry.id))) {
+      this.retire(name, entry);
+      entry = undefined;
+    }
+    if (!entry) {
+      if (!id && !create) {
+        // Our own message: openCollection's would name the index directory.
+        throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${name}' does not exist.`);
+      }
+      const collection = openCollection({ indexDir: this.indexDir, collection: name, create });
+      id = fileId(file);
+      if (!id) {
+        collection.close();
+        throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${name}' does not exist.`);
+      }
+      entry = { collection, id, leases: 0, retired: false, writeTail: Promise.resolve() };
+      this.entries.set(name, entry);
+    }
+    entry.leases++;
+    return entry;
+  }
+
+  private release(entry: Entry): void {
+    entry.leases--;
+    if (entry.retired && entry.leases === 0) {
+      this.retired.delete(entry);
+      entry.collection.close();
+    }
+  }
+
+  private retire(name: string, entry: Entry): void {
+    this.entries.delete(name);
+    entry.retired = true;
+    if (entry.leases === 0) entry.collection.close();
+    else this.retired.add(entry);
+  }
+}
+
+interface FileId {
+  dev: number;
+  ino: number;
+  born: number;
+}
+
+function sameFile(a: FileId, b: FileId): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.born === b.born;
+}
+
+function fileId(file: string): FileId | undefined {
+  try {
+    const s = statSync(file);
+    return s.isFile() ? { dev: s.dev, ino: s.ino, born: s.birthtimeMs } : undefined;
+  } catch {
+    return undefined;
+  }
+}

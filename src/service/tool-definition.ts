@@ -1,0 +1,48 @@
+/**
+ * The shape of one tool declaration (kept apart from the registry so tool
+ * files can import it without an import cycle).
+ */
+import type { z } from "zod";
+import type { ErrorCode } from "../core/errors.js";
+import type { ServiceContext } from "./service-context.js";
+
+/** How a tool appears as a REST route. `:name` path segments are input fields. */
+export interface RestBinding {
+  method: "GET" | "POST" | "DELETE";
+  path: string;
+}
+
+/**
+ * An output type without the index signatures loose objects add, so library
+ * interfaces (which have none) can be returned as they are.
+ */
+export type Declared<T> = T extends readonly (infer U)[]
+  ? Declared<U>[]
+  : T extends object
+    ? { [K in keyof T as string extends K ? never : K]: Declared<T[K]> }
+    : T;
+
+/** One tool, declared once for every surface. */
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  /** Wire name (snake_case, as the original groundkit named it). */
+  name: string;
+  title: string;
+  description: string;
+  /** `mutating` tools exist only when a shared secret is configured. */
+  kind: "read" | "mutating";
+  input: I;
+  output: O;
+  rest: RestBinding;
+  /** MCP behaviour hints beyond read-only (which follows from `kind`). */
+  hints: { destructive: boolean; idempotent: boolean; openWorld: boolean };
+  /** Error code for an input that fails its schema, by top-level field (default INVALID_ARGUMENT). */
+  invalidInputCodes?: Partial<Record<string, ErrorCode>>;
+  /** Ingest-like work that may run longer than a query. */
+  longRunning?: boolean;
+  handler(input: z.output<I>, ctx: ServiceContext): Promise<Declared<z.input<O>>>;
+}
+
+/** Identity helper that keeps each tool's input and output types. */
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {
+  return def;
+}

@@ -1,0 +1,69 @@
+/**
+ * The one tool registry. Each tool is declared once (name, description, zod
+ * input and output schemas, REST binding, read-only or mutating, handler) and
+ * rendered by mcp-server.ts as an MCP tool and by rest-server.ts as a route, so
+ * neither surface can offer something the other lacks.
+ */
+import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
+import { GroundkitError } from "../core/errors.js";
+import type { ServiceContext } from "./service-context.js";
+import type { ToolDefinition } from "./tool-definition.js";
+import { deleteDocumentTool } from "./tools/delete-document.js";
+import { fetchChunkTool } from "./tools/fetch-chunk.js";
+import { indexStatusTool } from "./tools/index-status.js";
+import { ingestTool } from "./tools/ingest.js";
+import { listCollectionsTool } from "./tools/list-collections.js";
+import { searchTool } from "./tools/search.js";
+import { verifyCitationTool } from "./tools/verify-citation.js";
+
+export type { RestBinding, ToolDefinition } from "./tool-definition.js";
+
+/** Every tool, in the order surfaces list them. */
+export const ALL_TOOLS: readonly ToolDefinition[] = [
+  searchTool,
+  fetchChunkTool,
+  verifyCitationTool,
+  listCollectionsTool,
+  indexStatusTool,
+  ingestTool,
+  deleteDocumentTool,
+];
+
+/** The tools a surface offers: mutating ones only when a shared secret is configured. */
+export function toolsFor(opts: { mutating: boolean }): ToolDefinition[] {
+  return ALL_TOOLS.filter((t) => t.kind === "read" || opts.mutating);
+}
+
+/** MCP annotations derived from the declaration. */
+export function annotationsOf(tool: ToolDefinition): ToolAnnotations {
+  return {
+    title: tool.title,
+    readOnlyHint: tool.kind === "read",
+    destructiveHint: tool.kind === "mutating" ? tool.hints.destructive : false,
+    idempotentHint: tool.hints.idempotent,
+    openWorldHint: tool.hints.openWorld,
+  };
+}
+
+/**
+ * Validate raw arguments against the tool's schema and run it. Both surfaces
+ * call this, so validation and errors are the same everywhere.
+ *
+ * @throws GroundkitError for invalid input (400 / 422) and anything the library raises.
+ */
+export async function runTool(tool: ToolDefinition, raw: unknown, ctx: ServiceContext): Promise<Record<string, unknown>> {
+  const parsed = tool.input.safeParse(raw ?? {});
+  if (!parsed.success) throw invalidInput(tool, parsed.error);
+  return (await tool.handler(parsed.data, ctx)) as Record<string, unknown>;
+}
+
+function invalidInput(tool: ToolDefinition, error: z.ZodError): GroundkitError {
+  const issue = error.issues[0];
+  const field = issue?.path[0];
+  const code = (typeof field === "string" ? tool.invalidInputCodes?.[field] : undefined) ?? "INVALID_ARGUMENT";
+  const where = issue?.path.length ? issue.path.join(".") : "(arguments)";
+  // zod's messages describe the rule, never echo the value.
+  const what = issue?.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}` : (issue?.message ?? "invalid");
+  return new GroundkitError(code, `Invalid arguments for ${tool.name}: ${where}: ${what}.`);
+}

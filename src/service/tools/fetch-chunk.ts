@@ -1,0 +1,62 @@
+/** `fetch_chunk` / `GET /v1/collections/{c}/chunks/{id}`: a chunk with a fresh verdict. */
+import { z } from "zod";
+import { chunkContext } from "../chunk-context.js";
+import { defineTool } from "../tool-definition.js";
+import { CitationOut, CollectionArg, VerificationOut } from "./schemas.js";
+
+export const MAX_CONTEXT_CHARS = 2000;
+
+export const fetchChunkTool = defineTool({
+  name: "fetch_chunk",
+  title: "Fetch and re-verify a chunk",
+  description:
+    "Fetch one chunk by the chunk_id a search returned, re-verified against its source now. The text is returned " +
+    "only when the verdict is `verified` (the source still says exactly that); otherwise `detail` says why.",
+  kind: "read",
+  input: z.strictObject({
+    chunk_id: z.string().min(1).max(200).describe("A chunk_id from search results."),
+    collection: CollectionArg.optional(),
+    context_chars: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_CONTEXT_CHARS)
+      .optional()
+      .describe(`Also return up to this many characters before and after a verified text span (0-${MAX_CONTEXT_CHARS}).`),
+  }),
+  output: z.looseObject({
+    collection: z.string(),
+    chunk_id: z.string(),
+    document_id: z.string(),
+    heading_path: z.array(z.string()),
+    citation: CitationOut,
+    verdict: VerificationOut.shape.verdict,
+    detail: z.string(),
+    relocated: VerificationOut.shape.relocated,
+    text: z.string().nullable().describe("The chunk text, only when verified."),
+    context: z.looseObject({ before: z.string(), after: z.string() }).nullable(),
+  }),
+  rest: { method: "GET", path: "/v1/collections/:collection/chunks/:chunk_id" },
+  hints: { destructive: false, idempotent: true, openWorld: false },
+  async handler(input, ctx) {
+    const collection = input.collection ?? ctx.defaultCollection;
+    return ctx.collections.use(collection, async (col) => {
+      const view = await col.getChunk(input.chunk_id, { baseDir: ctx.baseDir });
+      const verified = view.verification.verdict === "verified";
+      const roots = ctx.baseDir ? [ctx.baseDir] : col.status().base_dirs;
+      const context = verified && input.context_chars ? await chunkContext(view.citation, input.context_chars, roots) : null;
+      return {
+        collection,
+        chunk_id: view.chunk_id,
+        document_id: view.document_id,
+        heading_path: view.heading_path,
+        citation: view.citation,
+        verdict: view.verification.verdict,
+        detail: view.verification.detail,
+        ...(view.verification.relocated ? { relocated: view.verification.relocated } : {}),
+        text: verified ? view.text : null,
+        context,
+      };
+    });
+  },
+});

@@ -1,0 +1,35 @@
+/** `index_status` / `GET /v1/collections/{c}`: counts by class, schema version, last ingest. */
+import { z } from "zod";
+import { defineTool } from "../tool-definition.js";
+import { CollectionArg } from "./schemas.js";
+
+export const indexStatusTool = defineTool({
+  name: "index_status",
+  title: "Collection status",
+  description:
+    "Describe a collection: documents and chunks by source class, schema version, generation, last ingest, " +
+    "chunker settings and the base directories its sources were ingested from.",
+  kind: "read",
+  input: z.strictObject({ collection: CollectionArg.optional() }),
+  output: z.looseObject({
+    collection: z.string(),
+    documents: z.number().int(),
+    chunks: z.number().int(),
+    documents_by_class: z.record(z.string(), z.number().int()),
+    chunks_by_class: z.record(z.string(), z.number().int()),
+    schema_version: z.number().int(),
+    generation: z.number().int(),
+    last_ingest_at: z.string().nullable(),
+    base_dirs: z.array(z.string()),
+    chunker: z.looseObject({ chunk_size: z.number().int(), chunk_overlap: z.number().int() }).nullable(),
+  }),
+  rest: { method: "GET", path: "/v1/collections/:collection" },
+  hints: { destructive: false, idempotent: true, openWorld: false },
+  async handler(input, ctx) {
+    const collection = input.collection ?? ctx.defaultCollection;
+    const status = await ctx.collections.use(collection, (col) => col.status());
+    // The index file's own path is server-side detail, not part of the corpus.
+    const { path: _path, ...rest } = status;
+    return rest;
+  },
+});

@@ -1,0 +1,117 @@
+/**
+ * `ingest` / `POST /v1/collections/{c}/ingest` (mutating): index paths under the
+ * server's allowed roots, or http(s) URLs. Offered only with a shared secret.
+ */
+import { resolve } from "node:path";
+import { z } from "zod";
+import type { IngestOptions, IngestSummary } from "../../ingest/ingest.js";
+import { isWithin, resolveContained } from "../../core/containment.js";
+import { GroundkitError } from "../../core/errors.js";
+import { defineTool } from "../tool-definition.js";
+import { CollectionArg } from "./schemas.js";
+
+const URL_INPUT = /^https?:\/\//i;
+
+export const ingestTool = defineTool({
+  name: "ingest",
+  title: "Ingest sources",
+  description:
+    "Index files or folders under one of the server's allowed roots (relative paths resolve against the first " +
+    "root), or http(s) URLs, into a collection (created if missing). Unchanged sources are skipped; a folder's " +
+    "deleted files are pruned. Returns the run's summary; per-source failures are listed, not thrown.",
+  kind: "mutating",
+  input: z.strictObject({
+    inputs: z.array(z.string().min(1).max(4096)).min(1).max(64).describe("Paths under an allowed root, or http(s) URLs."),
+    collection: CollectionArg.optional(),
+    include: z.array(z.string().min(1).max(512)).max(32).optional().describe("Only files matching these globs."),
+    exclude: z.array(z.string().min(1).max(512)).max(32).optional().describe("Skip files matching these globs."),
+  }),
+  output: z.looseObject({
+    collection: z.string(),
+    files_seen: z.number().int(),
+    indexed: z.number().int(),
+    unchanged: z.number().int(),
+    removed: z.number().int(),
+    chunks_written: z.number().int(),
+    skipped: z.array(z.looseObject({ source: z.string(), reason: z.string() })),
+    unsupported: z.array(z.string()),
+    failed: z.array(z.looseObject({ source: z.string(), code: z.string(), message: z.string() })),
+    duration_ms: z.number(),
+  }),
+  rest: { method: "POST", path: "/v1/collections/:collection/ingest" },
+  hints: { destructive: true, idempotent: true, openWorld: true },
+  longRunning: true,
+  async handler(input, ctx) {
+    const collection = input.collection ?? ctx.defaultCollection;
+    // Every input is checked before anything is written, so a refused call changes nothing.
+    const groups = new Map<string | null, string[]>();
+    for (const raw of input.inputs) {
+      const [root, path] = URL_INPUT.test(raw) ? [null, raw] : await placeUnderRoot(raw, ctx.allowedRoots);
+      groups.set(root, [...(groups.get(root) ?? []), path]);
+    }
+    const summaries: IngestSummary[] = [];
+    await ctx.collections.use(
+      collection,
+      async (col) => {
+        for (const [root, paths] of groups) {
+          const opts = {
+            baseDir: root ?? undefined,
+            include: input.include,
+            exclude: input.exclude,
+            allowPrivateNetwork: ctx.allowPrivateNetwork,
+          } as Partial<IngestOptions>;
+          summaries.push(await col.ingest(paths, opts));
+        }
+      },
+      { create: true, exclusiveWrite: true },
+    );
+    return { collection, ...merge(summaries) };
+  },
+});
+
+/** The allowed root a path lies under (lexically, then through symlinks) and its absolute form. */
+async function placeUnderRoot(raw: string, roots: string[]): Promise<[string, string]> {
+  const shown = JSON.stringify(raw.length > 200 ? raw.slice(0, 200) + "…" : raw);
+  if (roots.length === 0) {
+    throw new GroundkitError(
+      "PATH_ESCAPES_BASE",
+      `This server ingests URLs only; ${shown} is a path (start it with --allowed-root DIR to allow paths).`,
+    );
+  }
+  if (raw.includes("\0")) throw new GroundkitError("INVALID_ARGUMENT", "A path may not contain a NUL character.");
+  for (const root of roots) {
+    const abs = resolve(roots[0]!, raw);
+    if (isWithin(abs, root)) {
+      // Symlinks are followed here and again, per file, by discovery.
+      await resolveContained(abs, root);
+      return [root, abs];
+    }
+  }
+  throw new GroundkitError("PATH_ESCAPES_BASE", `${shown} is not under an allowed root of this server.`);
+}
+
+function merge(all: IngestSummary[]): IngestSummary {
+  const out: IngestSummary = {
+    files_seen: 0,
+    indexed: 0,
+    unchanged: 0,
+    removed: 0,
+    skipped: [],
+    unsupported: [],
+    chunks_written: 0,
+    failed: [],
+    duration_ms: 0,
+  };
+  for (const s of all) {
+    out.files_seen += s.files_seen;
+    out.indexed += s.indexed;
+    out.unchanged += s.unchanged;
+    out.removed += s.removed;
+    out.chunks_written += s.chunks_written;
+    out.duration_ms += s.duration_ms;
+    out.skipped.push(...s.skipped);
+    out.unsupported.push(...s.unsupported);
+    out.failed.push(...s.failed);
+  }
+  return out;
+}

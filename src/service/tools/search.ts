@@ -1,0 +1,53 @@
+/** `search` / `POST /v1/search`: ranked passages, each with its citation. */
+import { z } from "zod";
+import type { SearchOptions } from "../../collection.js";
+import { MAX_QUERY_CHARS, MAX_TOP_K } from "../../retrieve/query.js";
+import { defineTool } from "../tool-definition.js";
+import { CollectionArg, SearchHitOut } from "./schemas.js";
+
+const MODES = ["bm25", "dense", "hybrid"] as const;
+
+export const searchTool = defineTool({
+  name: "search",
+  title: "Search a collection",
+  description:
+    "Search a groundkit collection. Returns ranked passages; each carries a citation (source, code-point offsets, " +
+    "lines, page, text hash) that can be re-verified. Cite a passage by its citation; call fetch_chunk with its " +
+    "chunk_id to re-check it against the source before quoting.",
+  kind: "read",
+  input: z.strictObject({
+    query: z.string().min(1).max(MAX_QUERY_CHARS).describe(`What to search for (at most ${MAX_QUERY_CHARS} characters).`),
+    collection: CollectionArg.optional(),
+    top_k: z.number().int().min(1).max(MAX_TOP_K).optional().describe(`Number of results, 1-${MAX_TOP_K} (default 10).`),
+    mode: z.enum(MODES).optional().describe("Retrieval mode (default bm25). dense and hybrid need a collection with vectors."),
+    filters: z
+      .array(z.string().min(1).max(512))
+      .max(32)
+      .optional()
+      .describe("Restrictions such as `path=guides/**`, `class=text`, `ext=md`, `tag=security` (all must hold)."),
+    rerank: z.boolean().optional().describe("Rerank the candidates before returning them."),
+    verify: z.boolean().optional().describe("Re-check every hit against its source and attach a verdict."),
+  }),
+  output: z.looseObject({
+    query: z.string(),
+    collection: z.string(),
+    mode: z.enum(MODES),
+    results: z.array(SearchHitOut),
+  }),
+  rest: { method: "POST", path: "/v1/search" },
+  hints: { destructive: false, idempotent: true, openWorld: false },
+  async handler(input, ctx) {
+    const collection = input.collection ?? ctx.defaultCollection;
+    // mode, filters and rerank are validated by the library; passed through as given.
+    const options = {
+      topK: input.top_k,
+      verify: input.verify,
+      baseDir: ctx.baseDir,
+      mode: input.mode,
+      filters: input.filters,
+      rerank: input.rerank,
+    } as SearchOptions;
+    const results = await ctx.collections.use(collection, (col) => col.search(input.query, options));
+    return { query: input.query, collection, mode: input.mode ?? "bm25", results };
+  },
+});
