@@ -16,7 +16,7 @@ import { DEFAULTS } from "./core/config.js";
 import { CitationSchema, type Citation, type SearchHit, type Verification } from "./core/contracts.js";
 import { GroundkitError } from "./core/errors.js";
 import { citationOf } from "./cite/citation.js";
-import { verifyCitation } from "./cite/verify.js";
+import { checkCitation, verifyCitation, type VerifyContext } from "./cite/verify.js";
 import { readExtractedSource } from "./cite/read-extracted-source.js";
 import { readSnapshotSource } from "./cite/read-snapshot-source.js";
 import { getExtractorRegistry } from "./extract/registry.js";
@@ -63,6 +63,8 @@ export interface ChunkView {
   heading_path: string[];
   citation: Citation;
   verification: Verification;
+  /** Source text around the span (code points each side), only when verified and asked for. */
+  context: { before: string; after: string } | null;
 }
 
 /** A ranked chunk from {@link Collection.retrieve}. */
@@ -202,17 +204,34 @@ export class Collection {
     }));
   }
 
-  /** A chunk with its citation and a fresh verdict; text is included only when verified. */
-  async getChunk(chunkId: string, opts: { baseDir?: string | undefined } = {}): Promise<ChunkView> {
+  /**
+   * A chunk with its citation and a fresh verdict; with `contextChars`, the
+   * source text around a verified span (read in the same pass as verification).
+   */
+  async getChunk(
+    chunkId: string,
+    opts: { baseDir?: string | undefined; contextChars?: number | undefined } = {},
+  ): Promise<ChunkView> {
     const chunk = this.store.getChunk(chunkId);
     if (!chunk) throw new GroundkitError("CHUNK_NOT_FOUND", `No chunk ${chunkId} in collection '${this.name}'.`);
+    const citation = citationOf(chunk);
+    const { verification, content } = await checkCitation(citation, this.verifyContext(chunk, opts.baseDir));
+    const chars = opts.contextChars ?? 0;
+    const context =
+      verification.verdict === "verified" && content && chars > 0
+        ? {
+            before: content.slice(Math.max(0, citation.start_offset - chars), citation.start_offset),
+            after: content.slice(citation.end_offset, Math.min(content.length, citation.end_offset + chars)),
+          }
+        : null;
     return {
       chunk_id: chunk.chunk_id,
       document_id: chunk.document.document_id,
       text: chunk.text,
       heading_path: chunk.heading_path,
-      citation: citationOf(chunk),
-      verification: await this.verifyStored(chunk, opts.baseDir),
+      citation,
+      verification,
+      context,
     };
   }
 
@@ -257,11 +276,15 @@ export class Collection {
   }
 
   private verifyStored(chunk: StoredChunk, baseDir: string | undefined): Promise<Verification> {
-    return verifyCitation(citationOf(chunk), {
+    return verifyCitation(citationOf(chunk), this.verifyContext(chunk, baseDir));
+  }
+
+  private verifyContext(chunk: StoredChunk, baseDir: string | undefined): VerifyContext {
+    return {
       ...this.readers(),
       baseDir: baseDir ? resolve(baseDir) : (chunk.document.base_dir ?? undefined),
       originalText: chunk.text,
-    });
+    };
   }
 
   /** How each source class obtains its current text. */

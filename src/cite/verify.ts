@@ -29,11 +29,19 @@ export interface VerifyContext {
 
 /** Re-check a citation against its source: verified, drifted or unresolvable, always with a detail. */
 export async function verifyCitation(citation: Citation, ctx: VerifyContext): Promise<Verification> {
+  return (await checkCitation(citation, ctx)).verification;
+}
+
+/** As {@link verifyCitation}, also returning the source content that was read (when it could be). */
+export async function checkCitation(
+  citation: Citation,
+  ctx: VerifyContext,
+): Promise<{ verification: Verification; content?: CodePointText }> {
   try {
-    const content = await obtainContent(citation, ctx);
-    return compare(citation, content, ctx.originalText);
+    const content = new CodePointText(await obtainContent(citation, ctx));
+    return { verification: compare(citation, content, ctx.originalText), content };
   } catch (err) {
-    if (err instanceof ResolutionError) return { verdict: err.verdict, detail: err.detail };
+    if (err instanceof ResolutionError) return { verification: { verdict: err.verdict, detail: err.detail } };
     throw err;
   }
 }
@@ -71,8 +79,7 @@ async function containedPath(source: string, baseDir: string): Promise<string> {
   }
 }
 
-function compare(citation: Citation, content: string, originalText: string | undefined): Verification {
-  const text = new CodePointText(content);
+function compare(citation: Citation, text: CodePointText, originalText: string | undefined): Verification {
   const { start_offset: start, end_offset: end } = citation;
   if (end > text.length) {
     return {

@@ -1,6 +1,5 @@
 /** `fetch_chunk` / `GET /v1/collections/{c}/chunks/{id}`: a chunk with a fresh verdict. */
 import { z } from "zod";
-import { chunkContext } from "../chunk-context.js";
 import { defineTool } from "../tool-definition.js";
 import { CitationOut, CollectionArg, VerificationOut } from "./schemas.js";
 
@@ -41,10 +40,8 @@ export const fetchChunkTool = defineTool({
   async handler(input, ctx) {
     const collection = input.collection ?? ctx.defaultCollection;
     return ctx.collections.use(collection, async (col) => {
-      const view = await col.getChunk(input.chunk_id, { baseDir: ctx.baseDir });
+      const view = await col.getChunk(input.chunk_id, { baseDir: ctx.baseDir, contextChars: input.context_chars });
       const verified = view.verification.verdict === "verified";
-      const roots = ctx.baseDir ? [ctx.baseDir] : col.status().base_dirs;
-      const context = verified && input.context_chars ? await chunkContext(view.citation, input.context_chars, roots) : null;
       return {
         collection,
         chunk_id: view.chunk_id,
@@ -55,7 +52,7 @@ export const fetchChunkTool = defineTool({
         detail: view.verification.detail,
         ...(view.verification.relocated ? { relocated: view.verification.relocated } : {}),
         text: verified ? view.text : null,
-        context,
+        context: view.context,
       };
     });
   },
