@@ -200,7 +200,9 @@ export async function guardedFetch(rawUrl: string, opts: GuardedFetchOptions = {
     }
     if (statusCode < 200 || statusCode >= 300) {
       discard(body);
-      throw failed(`HTTP ${statusCode}`, { status: statusCode });
+      // Retry-After travels in the detail so callers that retry (embedding providers) can honour it.
+      const retryAfter = headerValue(headers, "retry-after");
+      throw failed(`HTTP ${statusCode}`, { status: statusCode, ...(retryAfter !== undefined ? { retryAfter } : {}) });
     }
 
     const encoding = headerValue(headers, "content-encoding")?.trim().toLowerCase();
