@@ -1,0 +1,288 @@
+/**
+ * Chunk vectors in the collection's own SQLite file, via sqlite-vec: one
+ * `vec0` virtual table `chunk_vectors(embedding float[N] distance_metric=cosine)`
+ * whose rowid is the `chunks` table's integer rowid (`chunks.id`). It is an
+ * ordinary table as far as transactions go, so vectors commit or roll back
+ * together with their chunks when these functions run inside the store's
+ * transaction.
+ *
+ * Filtered KNN: a filter is applied INSIDE the KNN query as a
+ * `rowid IN (…)` constraint, which sqlite-vec evaluates before choosing the
+ * k nearest, so a filter never trims a short list: the k results are the k
+ * nearest among the chunks that pass. The filter is either an explicit list of
+ * chunk rowids (bound as one JSON array) or a SQL SELECT over the store's tables
+ * that returns chunk rowids (e.g. `SELECT c.id FROM chunks c JOIN documents d
+ * ON d.id = c.doc_id WHERE d.source GLOB ?`), with its own bound parameters.
+ *
+ * Rowids are always bound as BigInt: better-sqlite3 binds JS numbers as REAL,
+ * which vec0 refuses as a primary key.
+ */
+import type { Statement } from "better-sqlite3";
+import { load as loadSqliteVec } from "sqlite-vec";
+import { GroundkitError } from "../../core/errors.js";
+import type { Db } from "./open-database.js";
+
+/** The vec0 table's name. */
+export const VECTOR_TABLE = "chunk_vectors";
+
+/** sqlite-vec's largest k for one KNN query. */
+export const MAX_KNN_K = 4096;
+
+/** A rowid as stored: JS number or BigInt. */
+export type Rowid = number | bigint;
+
+/** One vector to write. */
+export interface VectorRow {
+  rowid: Rowid;
+  vector: Float32Array;
+}
+
+/** A KNN hit: cosine distance (1 - cosine similarity), ascending. */
+export interface VectorHit {
+  rowid: number;
+  distance: number;
+}
+
+/**
+ * Restricts a KNN query to some chunks:
+ * - `{ rowids }`: only these chunk rowids;
+ * - `{ sql, params }`: only the rowids a SELECT returns. `sql` must be a single
+ *   SELECT of one integer column; it is inlined as `rowid IN (<sql>)`, so it
+ *   must come from code (a filter compiler), never from user text. Values go in `params`.
+ */
+export type VectorFilter = { rowids: Iterable<Rowid> } | { sql: string; params?: unknown[] };
+
+const loaded = new WeakSet<Db>();
+
+/** Load sqlite-vec into this connection (once per connection). */
+export function loadVectorExtension(db: Db): void {
+  if (loaded.has(db)) return;
+  loadSqliteVec(db);
+  loaded.add(db);
+}
+
+/** Per-connection prepared statements, keyed by SQL text. */
+const statementCache = new WeakMap<Db, Map<string, Statement<unknown[]>>>();
+
+function prepared(db: Db, sql: string): Statement<unknown[]> {
+  let cache = statementCache.get(db);
+  if (cache === undefined) {
+    cache = new Map();
+    statementCache.set(db, cache);
+  }
+  let stmt = cache.get(sql);
+  if (stmt === undefined) {
+    stmt = db.prepare<unknown[]>(sql);
+    // Filter SQL varies per query; keep the cache bounded.
+    if (cache.size >= 256) cache.clear();
+    cache.set(sql, stmt);
+  }
+  return stmt;
+}
+
+/** Forget cached statements: the table's schema changed, so old statements are stale. */
+function resetStatements(db: Db): void {
+  statementCache.delete(db);
+}
+
+/** The width of the existing vector table, or undefined when there is none. */
+export function vectorTableDimensions(db: Db): number | undefined {
+  const row = prepared(db, "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?").get(VECTOR_TABLE) as
+    | { sql: string }
+    | undefined;
+  if (row === undefined) return undefined;
+  const match = /float\[(\d+)\]/i.exec(row.sql);
+  if (match === null) {
+    throw new GroundkitError("STORE_CORRUPT", `The ${VECTOR_TABLE} table has an unexpected definition.`);
+  }
+  return Number(match[1]);
+}
+
+function checkDimensions(dimensions: number): void {
+  if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 8192) {
+    throw new GroundkitError("INVALID_ARGUMENT", `Vector width must be an integer from 1 to 8192, got ${dimensions}.`);
+  }
+}
+
+/**
+ * Create the vector table for `dimensions`-wide vectors if it does not exist
+ * (loading the extension first). Idempotent.
+ *
+ * @throws GroundkitError EMBEDDING_MISMATCH when the table exists with another width
+ */
+export function ensureVectorTable(db: Db, dimensions: number): void {
+  checkDimensions(dimensions);
+  loadVectorExtension(db);
+  const existing = vectorTableDimensions(db);
+  if (existing === undefined) {
+    db.exec(`CREATE VIRTUAL TABLE ${VECTOR_TABLE} USING vec0(embedding float[${dimensions}] distance_metric=cosine)`);
+    resetStatements(db);
+    return;
+  }
+  if (existing !== dimensions) {
+    throw new GroundkitError(
+      "EMBEDDING_MISMATCH",
+      `The collection stores ${existing}-dimensional vectors; ${dimensions}-dimensional vectors cannot be added.`,
+      { stored: existing, requested: dimensions },
+    );
+  }
+}
+
+/** Drop the vector table and everything in it (e.g. inside a re-embed transaction). No-op when absent. */
+export function dropVectorTable(db: Db): void {
+  loadVectorExtension(db);
+  db.exec(`DROP TABLE IF EXISTS ${VECTOR_TABLE}`);
+  resetStatements(db);
+}
+
+function requireTable(db: Db): number {
+  loadVectorExtension(db);
+  const dims = vectorTableDimensions(db);
+  if (dims === undefined) {
+    throw new GroundkitError("NO_VECTORS", "This collection has no vectors yet.");
+  }
+  return dims;
+}
+
+function toBigInt(rowid: Rowid): bigint {
+  if (typeof rowid === "bigint") return rowid;
+  if (!Number.isSafeInteger(rowid)) {
+    throw new GroundkitError("INVALID_ARGUMENT", `A chunk rowid must be an integer, got ${rowid}.`);
+  }
+  return BigInt(rowid);
+}
+
+function checkWidth(vector: Float32Array, dims: number): void {
+  if (!(vector instanceof Float32Array) || vector.length !== dims) {
+    throw new GroundkitError(
+      "EMBEDDING_MISMATCH",
+      `A ${vector?.length ?? "?"}-dimensional vector does not fit this collection's ${dims}-dimensional index.`,
+      { stored: dims, given: vector?.length },
+    );
+  }
+  for (let i = 0; i < vector.length; i++) {
+    if (!Number.isFinite(vector[i])) {
+      throw new GroundkitError("EMBEDDING_FAILED", `A vector holds a non-finite value at position ${i}.`);
+    }
+  }
+}
+
+function asBlob(vector: Float32Array): Buffer {
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+}
+
+/**
+ * Insert or replace vectors by chunk rowid. The table must exist
+ * ({@link ensureVectorTable}). Run it inside the caller's transaction to make
+ * it atomic with the chunk writes; on its own it is one transaction.
+ *
+ * @throws GroundkitError NO_VECTORS (no table), EMBEDDING_MISMATCH (wrong width)
+ */
+export function upsertVectors(db: Db, rows: ReadonlyArray<VectorRow>): void {
+  if (rows.length === 0) return;
+  const dims = requireTable(db);
+  for (const row of rows) checkWidth(row.vector, dims);
+  // vec0 has no UPSERT: delete then insert.
+  const del = prepared(db, `DELETE FROM ${VECTOR_TABLE} WHERE rowid = ?`);
+  const ins = prepared(db, `INSERT INTO ${VECTOR_TABLE}(rowid, embedding) VALUES (?, ?)`);
+  db.transaction(() => {
+    for (const row of rows) {
+      const id = toBigInt(row.rowid);
+      del.run(id);
+      ins.run(id, asBlob(row.vector));
+    }
+  })();
+}
+
+/** Delete vectors by chunk rowid; missing rowids are ignored. Returns how many were deleted. No-op without a table. */
+export function deleteVectors(db: Db, rowids: Iterable<Rowid>): number {
+  loadVectorExtension(db);
+  if (vectorTableDimensions(db) === undefined) return 0;
+  const del = prepared(db, `DELETE FROM ${VECTOR_TABLE} WHERE rowid = ?`);
+  let deleted = 0;
+  db.transaction(() => {
+    for (const rowid of rowids) deleted += del.run(toBigInt(rowid)).changes;
+  })();
+  return deleted;
+}
+
+/**
+ * Delete vectors whose chunk no longer exists (a safety net after chunk
+ * deletions that bypassed {@link deleteVectors}). Returns how many were deleted.
+ */
+export function deleteOrphanVectors(db: Db): number {
+  loadVectorExtension(db);
+  if (vectorTableDimensions(db) === undefined) return 0;
+  const orphans = prepared(
+    db,
+    `SELECT v.rowid AS rowid FROM ${VECTOR_TABLE} v WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = v.rowid)`,
+  )
+    .safeIntegers(true)
+    .all() as Array<{ rowid: bigint }>;
+  return deleteVectors(
+    db,
+    orphans.map((o) => o.rowid),
+  );
+}
+
+/** Number of stored vectors (0 without a table). */
+export function countVectors(db: Db): number {
+  loadVectorExtension(db);
+  if (vectorTableDimensions(db) === undefined) return 0;
+  const row = prepared(db, `SELECT count(*) AS n FROM ${VECTOR_TABLE}`).get() as { n: number };
+  return row.n;
+}
+
+/**
+ * Chunk rowids (`chunks.id`) that have no vector, ascending, at most `limit`
+ * (default all): what a backfill must embed. Every chunk when there is no table.
+ */
+export function rowidsMissingVectors(db: Db, limit?: number): number[] {
+  loadVectorExtension(db);
+  const lim = limit === undefined ? -1 : Math.max(0, Math.floor(limit));
+  const sql =
+    vectorTableDimensions(db) === undefined
+      ? "SELECT id FROM chunks ORDER BY id LIMIT ?"
+      : `SELECT c.id AS id FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM ${VECTOR_TABLE} v WHERE v.rowid = c.id) ORDER BY c.id LIMIT ?`;
+  return (prepared(db, sql).pluck().all(lim) as number[]).map(Number);
+}
+
+/**
+ * The `k` stored vectors nearest to `query` by cosine distance, ascending
+ * (ties by rowid), optionally restricted by a {@link VectorFilter} that is
+ * applied inside the search.
+ *
+ * @throws GroundkitError NO_VECTORS (no table), EMBEDDING_MISMATCH (query width), INVALID_ARGUMENT (k)
+ * @example
+ *   knn(db, queryVector, 10);
+ *   knn(db, queryVector, 10, { sql: "SELECT id FROM chunks WHERE doc_id = ?", params: [3] });
+ */
+export function knn(db: Db, query: Float32Array, k: number, filter?: VectorFilter): VectorHit[] {
+  const dims = requireTable(db);
+  checkWidth(query, dims);
+  if (!Number.isInteger(k) || k < 1 || k > MAX_KNN_K) {
+    throw new GroundkitError("INVALID_ARGUMENT", `k must be an integer from 1 to ${MAX_KNN_K}, got ${k}.`);
+  }
+  let constraint = "";
+  let params: unknown[] = [];
+  if (filter !== undefined) {
+    if ("rowids" in filter) {
+      const ids = [...filter.rowids].map((r) => toBigInt(r).toString());
+      if (ids.length === 0) return [];
+      constraint = "AND rowid IN (SELECT value FROM json_each(?))";
+      params = [`[${ids.join(",")}]`];
+    } else {
+      if (!/^\s*(SELECT|WITH)\b/i.test(filter.sql) || filter.sql.includes(";")) {
+        throw new GroundkitError("INVALID_ARGUMENT", "A vector filter's sql must be one SELECT statement.");
+      }
+      constraint = `AND rowid IN (${filter.sql})`;
+      params = filter.params ?? [];
+    }
+  }
+  const sql = `SELECT rowid, distance FROM ${VECTOR_TABLE} WHERE embedding MATCH ? AND k = ? ${constraint} ORDER BY distance`;
+  const rows = prepared(db, sql).all(asBlob(query), k, ...params) as Array<{ rowid: number | bigint; distance: number }>;
+  // vec0 allows only `ORDER BY distance`; equal distances are ordered by rowid here.
+  return rows
+    .map((r) => ({ rowid: Number(r.rowid), distance: r.distance }))
+    .sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
+}
