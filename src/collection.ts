@@ -25,10 +25,18 @@ import { Dispatcher } from "./ingest/dispatch.js";
 import { Ingestor, type IngestOptions, type IngestSummary } from "./ingest/ingest.js";
 import { SnapshotStore } from "./store/snapshots.js";
 import { compileFilters, parseFilters } from "./retrieve/filters.js";
+import { bindProvider, identityMeta, recordedIdentity } from "./embed/binding.js";
+import type { EmbeddingIdentity, EmbeddingProvider } from "./embed/provider.js";
+import type { EmbeddingConfig } from "./embed/registry.js";
+import { denseSearch } from "./retrieve/dense.js";
+import { fuseHybrid, hybridPoolSize } from "./retrieve/hybrid.js";
 import { lexicalSearch } from "./retrieve/lexical.js";
+import { createReranker, type RerankerConfig } from "./retrieve/rerank/registry.js";
+import type { Reranker } from "./retrieve/rerank/reranker.js";
+import { DEFAULT_RERANK_DEPTH, rerankChunks } from "./retrieve/rerank-stage.js";
 import { checkQuery, checkTopK } from "./retrieve/query.js";
 import { SqliteStore } from "./store/sqlite/sqlite-store.js";
-import type { StoreStats, StoredChunk } from "./store/store.js";
+import type { ScoredChunk, StoreStats, StoredChunk } from "./store/store.js";
 
 export interface CollectionLocation {
   /** Directory holding collection files (default `.groundkit`). */
@@ -40,6 +48,24 @@ export interface CollectionLocation {
 export interface OpenCollectionOptions extends CollectionLocation {
   /** Create the collection if it does not exist (ingest does; readers do not). */
   create?: boolean | undefined;
+  /** Embedding provider for dense ingest/search (default: the one recorded, else the local model). */
+  embedding?: EmbeddingConfig | undefined;
+  /** Cross-encoder for `rerank` (no default: no npm package ships one). */
+  reranker?: RerankerConfig | undefined;
+  /** Retrieval tuning. */
+  retrieval?: RetrievalSettings | undefined;
+}
+
+/** Tuning for dense, hybrid and rerank (defaults in brackets). */
+export interface RetrievalSettings {
+  /** Minimum cosine similarity for a dense hit [0.2]. */
+  denseMinScore?: number | undefined;
+  /** Reciprocal-rank-fusion constant [60]. */
+  rrfK?: number | undefined;
+  /** Per-side fusion weights [1, 1]. */
+  hybridWeights?: { lexical?: number | undefined; dense?: number | undefined } | undefined;
+  /** First-stage candidates the cross-encoder rescores [50]. */
+  rerankDepth?: number | undefined;
 }
 
 export type SearchMode = "bm25" | "dense" | "hybrid";
@@ -50,6 +76,8 @@ export interface SearchOptions {
   mode?: SearchMode | undefined;
   /** Filter strings such as `path=guides/**`, `class=text`, `tag=security` (ANDed). */
   filters?: readonly string[] | undefined;
+  /** Rescore the top candidates with the configured cross-encoder. */
+  rerank?: boolean | undefined;
   /** Re-check every hit against its source. */
   verify?: boolean | undefined;
   /** Override the containment root used for verification. */
@@ -67,6 +95,16 @@ export interface ChunkView {
   context: { before: string; after: string } | null;
 }
 
+/** Options of a dense ingest. */
+export interface DenseIngestOptions {
+  /** Embed chunks (and backfill chunks without vectors) with the collection's embedding provider. */
+  dense?: boolean | undefined;
+  onEmbedProgress?: ((done: number, total: number) => void) | undefined;
+}
+
+/** Chunks embedded per backfill/re-embed batch (one transaction each). */
+const BACKFILL_BATCH = 256;
+
 /** A ranked chunk from {@link Collection.retrieve}. */
 export interface RetrievedChunk {
   chunk_id: string;
@@ -79,6 +117,8 @@ export interface RetrievedChunk {
 export interface CollectionStatus extends StoreStats {
   collection: string;
   path: string;
+  vectors: number;
+  embedding: EmbeddingIdentity | null;
   base_dirs: string[];
   chunker: { chunk_size: number; chunk_overlap: number } | null;
 }
@@ -98,7 +138,7 @@ export function openCollection(opts: OpenCollectionOptions = {}): Collection {
   else if (!safeIsFile(file)) {
     throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${name}' does not exist in ${indexDir}.`);
   }
-  return new Collection(name, indexDir, file, SqliteStore.open(file, { create: opts.create ?? false }));
+  return new Collection(name, indexDir, file, SqliteStore.open(file, { create: opts.create ?? false }), opts);
 }
 
 function safeIsFile(path: string): boolean {
@@ -134,24 +174,37 @@ export function deleteCollection(loc: CollectionLocation): void {
 /** An open collection. Close it when done. */
 export class Collection {
   private readonly snapshots: SnapshotStore;
+  private rerankerPromise: Promise<Reranker> | undefined;
 
   constructor(
     readonly name: string,
     readonly indexDir: string,
     readonly path: string,
     private readonly store: SqliteStore,
+    private readonly options: OpenCollectionOptions = {},
   ) {
     this.snapshots = new SnapshotStore(join(indexDir, `${name}.snapshots`));
   }
 
-  /** Ingest files and folders; returns the run's summary. */
-  async ingest(inputs: string[], opts: Partial<IngestOptions> = {}): Promise<IngestSummary> {
+  /**
+   * Ingest files, folders and URLs; returns the run's summary. With `dense`,
+   * chunks are embedded and their vectors committed with them, and chunks that
+   * still lack a vector (an earlier BM25-only ingest) are backfilled.
+   */
+  async ingest(inputs: string[], opts: Partial<IngestOptions> & DenseIngestOptions = {}): Promise<IngestSummary> {
     const chunkSize = opts.chunkSize ?? DEFAULTS.chunkSize;
     const chunkOverlap = opts.chunkOverlap ?? DEFAULTS.chunkOverlap;
     validateChunkerOptions({ chunkSize, chunkOverlap, markdown: true });
+    const provider = opts.dense ? await this.bindEmbedding(true) : undefined;
     const ingestor = new Ingestor(
       this.store,
-      { ...opts, chunkSize, chunkOverlap, maxFileSize: opts.maxFileSize ?? DEFAULTS.maxFileSize },
+      {
+        ...opts,
+        chunkSize,
+        chunkOverlap,
+        maxFileSize: opts.maxFileSize ?? DEFAULTS.maxFileSize,
+        embed: provider ? (texts) => provider.embedDocuments(texts) : undefined,
+      },
       new Dispatcher(await getExtractorRegistry()),
       this.snapshots,
     );
@@ -159,19 +212,47 @@ export class Collection {
     // Converge after any crash: temp files and snapshots without a document go.
     await this.snapshots.sweep((id) => this.store.getDocument(id)?.source_class === "snapshot");
     this.store.setMeta("chunker", JSON.stringify({ chunk_size: chunkSize, chunk_overlap: chunkOverlap }));
+    if (provider) summary.vectors_written += await this.backfillVectors(provider, opts.onEmbedProgress);
     return summary;
   }
 
-  /** BM25 search; each hit carries its citation (and a fresh verdict with `verify`). */
+  /** Embed every chunk that has no vector yet, in batches (each batch its own transaction). */
+  private async backfillVectors(provider: EmbeddingProvider, onProgress?: (done: number, total: number) => void): Promise<number> {
+    let written = 0;
+    const total = this.store.stats().chunks - this.store.countVectors();
+    for (;;) {
+      const batch = this.store.chunksMissingVectors(BACKFILL_BATCH);
+      if (batch.length === 0) return written;
+      const vectors = await provider.embedDocuments(batch.map((b) => b.text));
+      this.store.writeVectors(batch.map((b, i) => ({ rowid: b.rowid, vector: vectors[i]! })));
+      written += batch.length;
+      onProgress?.(written, total);
+    }
+  }
+
+  /**
+   * Re-embed every chunk with another provider and swap the vectors and the
+   * recorded identity atomically: searches see the old vectors until the swap.
+   */
+  async reembed(config: EmbeddingConfig, onProgress?: (done: number, total: number) => void): Promise<{ vectors_written: number }> {
+    const { provider } = await bindProvider(this.store, this.name, config, { allowChange: true });
+    const rows: Array<{ rowid: number; vector: Float32Array }> = [];
+    const all = this.store.allChunkTexts();
+    for (let i = 0; i < all.length; i += BACKFILL_BATCH) {
+      const batch = all.slice(i, i + BACKFILL_BATCH);
+      const vectors = await provider.embedDocuments(batch.map((b) => b.text));
+      batch.forEach((b, j) => rows.push({ rowid: b.rowid, vector: vectors[j]! }));
+      onProgress?.(rows.length, all.length);
+    }
+    this.store.replaceAllVectors(rows, identityMeta(provider, config));
+    return { vectors_written: rows.length };
+  }
+
+  /** Search; each hit carries its citation (and a fresh verdict with `verify`). */
   async search(query: string, opts: SearchOptions = {}): Promise<SearchHit[]> {
     checkQuery(query);
     const topK = checkTopK(opts.topK);
-    const filter = compileFilters(parseFilters(opts.filters));
-    const mode = opts.mode ?? "bm25";
-    if (mode !== "bm25") {
-      throw new GroundkitError("NO_VECTORS", `Collection '${this.name}' has no vectors, so '${mode}' search is unavailable.`);
-    }
-    const rows = lexicalSearch(this.store, query, topK, filter);
+    const rows = await this.rank(query, topK, opts);
     const hits: SearchHit[] = rows.map((row, i) => ({
       rank: i + 1,
       score: row.score,
@@ -193,15 +274,74 @@ export class Collection {
    * Ranked chunks without the user-facing top_k cap or verification, for
    * evaluation and internal pipelines (e.g. deep candidate pools).
    */
-  retrieve(query: string, limit: number): RetrievedChunk[] {
+  async retrieve(query: string, limit: number, opts: Omit<SearchOptions, "topK" | "verify" | "baseDir"> = {}): Promise<RetrievedChunk[]> {
     checkQuery(query);
-    return lexicalSearch(this.store, query, limit).map((row) => ({
+    return (await this.rank(query, limit, opts)).map((row) => ({
       chunk_id: row.chunk_id,
       source: row.document.source,
       start_offset: row.start_offset,
       end_offset: row.end_offset,
       score: row.score,
     }));
+  }
+
+  /** The ranking behind search and retrieve: BM25, dense or hybrid, then an optional rerank. */
+  private async rank(query: string, limit: number, opts: Omit<SearchOptions, "topK">): Promise<ScoredChunk[]> {
+    const filter = compileFilters(parseFilters(opts.filters));
+    const mode = opts.mode ?? "bm25";
+    const tuning = this.options.retrieval ?? {};
+    const reranker = opts.rerank ? await this.getReranker() : undefined;
+    const depth = reranker ? Math.max(limit, tuning.rerankDepth ?? DEFAULT_RERANK_DEPTH) : limit;
+    let rows: ScoredChunk[];
+    if (mode === "bm25") {
+      rows = lexicalSearch(this.store, query, depth, filter);
+    } else {
+      const provider = await this.bindEmbedding(false);
+      const denseOpts = { filter, minScore: tuning.denseMinScore };
+      if (mode === "dense") {
+        rows = await denseSearch(this.store, provider, query, depth, denseOpts);
+      } else {
+        const pool = hybridPoolSize(depth);
+        const lexical = lexicalSearch(this.store, query, pool, filter);
+        const dense = await denseSearch(this.store, provider, query, pool, denseOpts);
+        rows = fuseHybrid(lexical, dense, depth, { rrfK: tuning.rrfK, weights: tuning.hybridWeights });
+      }
+    }
+    return reranker ? rerankChunks(reranker, query, rows, limit) : rows.slice(0, limit);
+  }
+
+  /**
+   * The embedding provider for this collection. Dense search needs stored
+   * vectors (the error names the remedy); dense ingest records the identity
+   * on first use.
+   */
+  private async bindEmbedding(forIngest: boolean): Promise<EmbeddingProvider> {
+    if (!forIngest && this.store.countVectors() === 0) {
+      throw new GroundkitError(
+        "NO_VECTORS",
+        `Collection '${this.name}' has no vectors, so dense and hybrid search are unavailable. ` +
+          `Run \`grk ingest <path> --dense --collection ${this.name}\` to embed its chunks (existing chunks are backfilled).`,
+      );
+    }
+    const { provider, config } = await bindProvider(this.store, this.name, this.options.embedding);
+    if (forIngest && !recordedIdentity(this.store)) {
+      for (const [k, v] of Object.entries(identityMeta(provider, config))) this.store.setMeta(k, v);
+    }
+    return provider;
+  }
+
+  private getReranker(): Promise<Reranker> {
+    const config = this.options.reranker;
+    if (!config) {
+      return Promise.reject(
+        new GroundkitError(
+          "INVALID_CONFIG",
+          "No reranker is configured. Add a `rerank` section to groundkit.config.json (a local cross-encoder directory or an HTTP /rerank endpoint); see docs/retrieval.md.",
+        ),
+      );
+    }
+    this.rerankerPromise ??= createReranker(config);
+    return this.rerankerPromise;
   }
 
   /**
@@ -259,13 +399,15 @@ export class Collection {
     return true;
   }
 
-  /** Counts, schema version, last ingest. */
+  /** Counts, schema version, embedding identity, last ingest. */
   status(): CollectionStatus {
     const chunker = this.store.getMeta("chunker");
     return {
       collection: this.name,
       path: this.path,
       ...this.store.stats(),
+      vectors: this.store.countVectors(),
+      embedding: recordedIdentity(this.store) ?? null,
       base_dirs: this.baseDirs(),
       chunker: chunker ? (JSON.parse(chunker) as CollectionStatus["chunker"]) : null,
     };
@@ -273,6 +415,7 @@ export class Collection {
 
   close(): void {
     this.store.close();
+    void this.rerankerPromise?.then((r) => r.close?.()).catch(() => undefined);
   }
 
   private verifyStored(chunk: StoredChunk, baseDir: string | undefined): Promise<Verification> {

@@ -3,6 +3,7 @@
  * boundary that turns any failure into `error[CODE]: message` plus a hint.
  */
 import { Command, InvalidArgumentError, Option } from "commander";
+import { collectionSettings } from "../collection-settings.js";
 import { loadConfigFile, type ConfigFile } from "../core/config.js";
 import { toGroundkitError } from "../core/errors.js";
 
@@ -25,13 +26,16 @@ export function withCommonOptions(cmd: Command, opts: { json?: boolean } = { jso
   return cmd;
 }
 
-/** Flags merged with the config file: flags win. */
-export function resolveLocation(flags: CommonFlags): { indexDir?: string; collection?: string; config: ConfigFile } {
+/** Flags merged with the config file (flags win), plus the config's retrieval settings. */
+export function resolveLocation(
+  flags: CommonFlags,
+): { indexDir?: string; collection?: string; config: ConfigFile } & ReturnType<typeof collectionSettings> {
   const config = loadConfigFile(flags.config);
   return {
     indexDir: flags.indexDir ?? config.index_dir,
     collection: flags.collection ?? config.collection,
     config,
+    ...collectionSettings(config),
   };
 }
 

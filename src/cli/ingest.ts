@@ -16,6 +16,7 @@ interface IngestFlags extends CommonFlags {
   maxFileSize?: number;
   allowPrivateNetwork?: boolean;
   timeout?: number;
+  dense?: boolean;
   progress?: boolean;
 }
 
@@ -33,6 +34,7 @@ export function ingestCommand(): Command {
     .option("--max-file-size <bytes>", "refuse files larger than this", intFlag("--max-file-size", 1, 2 ** 31 - 1))
     .option("--allow-private-network", "allow URLs on loopback/private hosts (link-local and metadata stay refused)")
     .option("--timeout <seconds>", "total time allowed to fetch one URL", intFlag("--timeout", 1, 3600), 30)
+    .option("--dense", "also embed chunks (default: the local model; see `embedding` in the config) and backfill chunks without vectors")
     .option("--no-progress", "never show the progress line");
   withCommonOptions(cmd).action(
     action(async (paths: string[], flags: IngestFlags) => {
@@ -50,6 +52,8 @@ export function ingestCommand(): Command {
           maxFileSize: flags.maxFileSize ?? loc.config.max_file_size ?? DEFAULTS.maxFileSize,
           allowPrivateNetwork: flags.allowPrivateNetwork ?? false,
           fetchTimeoutMs: (flags.timeout ?? 30) * 1000,
+          dense: flags.dense ?? false,
+          onEmbedProgress: (done, total) => progress.update(`embedding: ${done}/${total} chunks`),
           onProgress: (p) =>
             progress.update(
               `ingest: ${p.files_seen} seen, ${p.indexed} indexed, ${p.unchanged} unchanged, ${p.failed} failed  ${p.current ? displaySource(p.current) : ""}`,
@@ -70,7 +74,8 @@ export function ingestCommand(): Command {
 function printSummary(s: IngestSummary): void {
   println(
     `files seen ${s.files_seen}, indexed ${s.indexed}, unchanged ${s.unchanged}, removed ${s.removed}, ` +
-      `chunks written ${s.chunks_written}, failed ${s.failed.length} (${(s.duration_ms / 1000).toFixed(2)} s)`,
+      `chunks written ${s.chunks_written}${s.vectors_written ? `, vectors written ${s.vectors_written}` : ""}, ` +
+      `failed ${s.failed.length} (${(s.duration_ms / 1000).toFixed(2)} s)`,
   );
   for (const sk of s.skipped) println(`skipped ${displaySource(sk.source)}: ${sk.reason}`);
   if (s.unsupported.length) println(`unsupported (not indexed): ${s.unsupported.length} file(s)`);

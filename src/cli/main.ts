@@ -2,9 +2,11 @@
 /** The `grk` command line: a thin shell over the library. */
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
+import { closeEmbeddingProviders } from "../embed/binding.js";
 import { collectionsCommand } from "./collections.js";
 import { evalCommand } from "./eval.js";
 import { ingestCommand } from "./ingest.js";
+import { reembedCommand } from "./reembed.js";
 import { searchCommand } from "./search.js";
 import { serveMcpCommand } from "./serve-mcp.js";
 import { serveCommand } from "./serve.js";
@@ -28,6 +30,7 @@ export function buildProgram(): Command {
     statusCommand(),
     collectionsCommand(),
     evalCommand(),
+    reembedCommand(),
     serveCommand(),
     serveMcpCommand(),
   ]) {
@@ -38,6 +41,7 @@ export function buildProgram(): Command {
 
 try {
   await buildProgram().parseAsync(process.argv);
+  await closeEmbeddingProviders();
 } catch (err) {
   if (err instanceof CommanderError) {
     // --help and --version exit 0; every other commander error is a usage error.

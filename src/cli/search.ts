@@ -8,6 +8,7 @@ interface SearchFlags extends CommonFlags {
   topK?: number;
   mode?: SearchMode;
   filter?: string[];
+  rerank?: boolean;
   verify?: boolean;
   baseDir?: string;
 }
@@ -19,6 +20,7 @@ export function searchCommand(): Command {
     .option("-k, --top-k <n>", "number of results (1-100)", intFlag("--top-k", 1, 100), 10)
     .addOption(new Option("--mode <mode>", "retrieval mode").choices(["bm25", "dense", "hybrid"]).default("bm25"))
     .option("--filter <filter>", "restrict results, e.g. path=guides/**, class=text, ext=md, tag=security (repeatable)", collect)
+    .option("--rerank", "rescore the top candidates with the configured cross-encoder")
     .option("--verify", "re-check every hit against its source")
     .option("--base-dir <dir>", "containment root for verification (default: recorded at ingest)");
   withCommonOptions(cmd).action(
@@ -30,11 +32,12 @@ export function searchCommand(): Command {
           topK: flags.topK,
           mode,
           filters: flags.filter,
+          rerank: flags.rerank,
           verify: flags.verify,
           baseDir: flags.baseDir,
         });
         if (flags.json) {
-          printJson({ query, collection: col.name, mode, results });
+          printJson({ query, collection: col.name, mode, rerank: flags.rerank ?? false, results });
           return;
         }
         if (results.length === 0) println("no results");

@@ -12,7 +12,7 @@ import { createLogger } from "../obs/logger.js";
 import { PathScrubber } from "../service/errors-to-http.js";
 import { createMcpServer } from "../service/mcp-server.js";
 import { createServiceContext } from "../service/service-context.js";
-import { action, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
+import { action, collect, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 
 interface ServeMcpFlags extends CommonFlags {
   baseDir?: string;
@@ -21,7 +21,6 @@ interface ServeMcpFlags extends CommonFlags {
   logFormat?: "text" | "json";
 }
 
-const collect = (value: string, prev: string[] = []): string[] => [...prev, value];
 
 /**
  * Route stdout to stderr for everyone but the returned stream, which writes to
@@ -54,6 +53,7 @@ export function serveMcpCommand(): Command {
       const ctx = createServiceContext({
         indexDir: loc.indexDir,
         collection: loc.collection,
+        settings: { embedding: loc.embedding, reranker: loc.reranker, retrieval: loc.retrieval },
         baseDir: flags.baseDir,
         allowedRoots: flags.allowedRoot,
         allowPrivateNetwork: flags.allowPrivateNetwork,

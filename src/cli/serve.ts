@@ -9,7 +9,7 @@ import { createLogger } from "../obs/logger.js";
 import { isLoopbackHost } from "../service/http-guards.js";
 import { startRestServer } from "../service/rest-server.js";
 import { createServiceContext } from "../service/service-context.js";
-import { action, intFlag, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
+import { action, collect, intFlag, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 
 interface ServeFlags extends CommonFlags {
   port: number;
@@ -25,7 +25,6 @@ interface ServeFlags extends CommonFlags {
   logFormat?: "text" | "json";
 }
 
-const collect = (value: string, prev: string[] = []): string[] => [...prev, value];
 
 /**
  * Refuse a non-loopback bind unless explicitly allowed; return the warning to
@@ -69,6 +68,7 @@ export function serveCommand(): Command {
       const context = createServiceContext({
         indexDir: loc.indexDir,
         collection: loc.collection,
+        settings: { embedding: loc.embedding, reranker: loc.reranker, retrieval: loc.retrieval },
         baseDir: flags.baseDir,
         allowedRoots: flags.allowedRoot,
         allowPrivateNetwork: flags.allowPrivateNetwork,

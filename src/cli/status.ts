@@ -1,6 +1,7 @@
 /** `grk status`: counts, schema version, last ingest. */
 import { Command } from "commander";
 import { openCollection } from "../collection.js";
+import { describeIdentity } from "../embed/provider.js";
 import { action, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 
 export function statusCommand(): Command {
@@ -18,6 +19,11 @@ export function statusCommand(): Command {
         println(`documents ${s.documents}  chunks ${s.chunks}  schema v${s.schema_version}  generation ${s.generation}`);
         for (const [cls, n] of Object.entries(s.documents_by_class)) println(`  ${cls}: ${n} documents, ${s.chunks_by_class[cls] ?? 0} chunks`);
         println(`last ingest ${s.last_ingest_at ?? "never"}`);
+        println(
+          s.embedding
+            ? `vectors ${s.vectors} (${describeIdentity(s.embedding)})`
+            : "vectors none (run `grk ingest <path> --dense` to add them)",
+        );
         if (s.chunker) println(`chunker size ${s.chunker.chunk_size} overlap ${s.chunker.chunk_overlap}`);
         for (const d of s.base_dirs) println(`base dir ${d}`);
       } finally {

@@ -24,6 +24,19 @@ const ConfigFileSchema = z
     max_file_size: z.number().int().positive().optional(),
     include: z.array(z.string()).optional(),
     exclude: z.array(z.string()).optional(),
+    /** Embedding provider config (validated by the embed layer). */
+    embedding: z.unknown().optional(),
+    /** Cross-encoder config (validated by the rerank layer). */
+    rerank: z.unknown().optional(),
+    retrieval: z
+      .object({
+        dense_min_score: z.number().min(-1).max(1).optional(),
+        rrf_k: z.number().positive().optional(),
+        hybrid_weights: z.object({ lexical: z.number().min(0).optional(), dense: z.number().min(0).optional() }).strict().optional(),
+        rerank_depth: z.number().int().min(1).max(1000).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 

@@ -57,7 +57,7 @@ function bm25Stage(col: Collection, docOf: (source: string) => string): EvalStag
     name: "bm25",
     isBaseline: true,
     search: async (query, k) =>
-      col.retrieve(query, k).map((r) => ({ doc: docOf(r.source), start: r.start_offset, end: r.end_offset })),
+      (await col.retrieve(query, k)).map((r) => ({ doc: docOf(r.source), start: r.start_offset, end: r.end_offset })),
   };
 }
 

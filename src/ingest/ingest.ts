@@ -29,6 +29,8 @@ export interface IngestOptions extends ChunkSettings {
   allowPrivateNetwork?: boolean | undefined;
   /** Total timeout for fetching one URL, in ms. */
   fetchTimeoutMs?: number | undefined;
+  /** Embed chunk texts (dense ingest); vectors commit in the same transaction as their chunks. */
+  embed?: ((texts: string[]) => Promise<Float32Array[]>) | undefined;
   onProgress?: ((p: IngestProgress) => void) | undefined;
 }
 
@@ -55,6 +57,8 @@ export interface IngestSummary {
   skipped: Array<{ source: string; reason: string }>;
   unsupported: string[];
   chunks_written: number;
+  /** Vectors written (dense ingest, including backfill of chunks that had none). */
+  vectors_written: number;
   failed: IngestFailure[];
   duration_ms: number;
 }
@@ -73,6 +77,7 @@ export class Ingestor {
     skipped: [],
     unsupported: [],
     chunks_written: 0,
+    vectors_written: 0,
     failed: [],
     duration_ms: 0,
   };
@@ -212,6 +217,8 @@ export class Ingestor {
       return false;
     }
     const chunks = buildChunks(source, loaded, this.opts);
+    // Embedding happens before the transaction opens, so no write lock is held while the model runs.
+    const vectors = this.opts.embed ? await this.opts.embed(chunks.map((c) => c.text)) : undefined;
     const front = loaded.markdown ? parseFrontMatter(loaded.content) : {};
     const doc: StoredDocument = {
       document_id: documentIdFor(source),
@@ -230,17 +237,18 @@ export class Ingestor {
       // a crash in between leaves a temp file that the next run sweeps.
       const staged = await this.snapshots.stage(doc.document_id, loaded.content);
       try {
-        this.store.replaceDocument(doc, chunks);
+        this.store.replaceDocument(doc, chunks, vectors);
       } catch (err) {
         await staged.abort();
         throw err;
       }
       await staged.commit();
     } else {
-      this.store.replaceDocument(doc, chunks);
+      this.store.replaceDocument(doc, chunks, vectors);
     }
     this.summary.indexed++;
     this.summary.chunks_written += chunks.length;
+    this.summary.vectors_written += vectors?.length ?? 0;
     return true;
   }
 

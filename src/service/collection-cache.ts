@@ -12,6 +12,7 @@
 import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Collection, listCollections, openCollection } from "../collection.js";
+import type { CollectionSettings } from "../collection-settings.js";
 import { checkCollectionName } from "../core/collection-name.js";
 import { GroundkitError } from "../core/errors.js";
 
@@ -46,7 +47,10 @@ export class CollectionCache {
   private readonly entries = new Map<string, Entry>();
   private readonly retired = new Set<Entry>();
 
-  constructor(indexDir: string) {
+  constructor(
+    indexDir: string,
+    private readonly settings: CollectionSettings = {},
+  ) {
     this.indexDir = resolve(indexDir);
   }
 
@@ -89,7 +93,7 @@ export class CollectionCache {
         // Our own message: openCollection's would name the index directory.
         throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${name}' does not exist.`);
       }
-      const collection = openCollection({ indexDir: this.indexDir, collection: name, create });
+      const collection = openCollection({ ...this.settings, indexDir: this.indexDir, collection: name, create });
       id = fileId(file);
       if (!id) {
         collection.close();

@@ -5,6 +5,7 @@
 import { resolve } from "node:path";
 import { DEFAULTS } from "../core/config.js";
 import { checkCollectionName } from "../core/collection-name.js";
+import type { CollectionSettings } from "../collection-settings.js";
 import { CollectionCache } from "./collection-cache.js";
 
 export interface ServiceContext {
@@ -28,6 +29,8 @@ export interface ServiceContextOptions {
   allowedRoots?: string[] | undefined;
   allowPrivateNetwork?: boolean | undefined;
   mutating?: boolean | undefined;
+  /** Embedding, reranker and retrieval settings every opened collection gets. */
+  settings?: CollectionSettings | undefined;
 }
 
 /**
@@ -41,7 +44,7 @@ export function createServiceContext(opts: ServiceContextOptions = {}): ServiceC
   const baseDir = opts.baseDir ? resolve(opts.baseDir) : undefined;
   const roots = opts.allowedRoots?.length ? opts.allowedRoots : baseDir ? [baseDir] : [];
   return {
-    collections: new CollectionCache(opts.indexDir ?? DEFAULTS.indexDir),
+    collections: new CollectionCache(opts.indexDir ?? DEFAULTS.indexDir, opts.settings),
     defaultCollection: checkCollectionName(opts.collection ?? DEFAULTS.collection),
     baseDir,
     allowedRoots: roots.map((r) => resolve(r)),

@@ -64,13 +64,21 @@ export interface ChunkFilter {
 export interface Store {
   getDocumentBySource(source: string): StoredDocument | undefined;
   getDocument(documentId: string): StoredDocument | undefined;
-  /** Replace (or insert) a document with its chunks in ONE transaction. */
-  replaceDocument(doc: StoredDocument, chunks: NewChunk[]): void;
+  /** Replace (or insert) a document with its chunks (and their vectors, when given) in ONE transaction. */
+  replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: Float32Array[]): void;
   deleteDocument(documentId: string): boolean;
   /** Sources of all documents whose source starts with `prefix` (for pruning a folder). */
   listSources(prefix?: string): Array<{ document_id: string; source: string; source_class: SourceClass }>;
   getChunk(chunkId: string): StoredChunk | undefined;
   searchLexical(ftsQuery: string, limit: number, filter?: ChunkFilter): ScoredChunk[];
+  /** Nearest chunks to a query vector; score is cosine similarity. */
+  searchVectors(query: Float32Array, limit: number, filter?: ChunkFilter): ScoredChunk[];
+  vectorDimensions(): number | undefined;
+  countVectors(): number;
+  chunksMissingVectors(limit: number): Array<{ rowid: number; text: string }>;
+  allChunkTexts(): Array<{ rowid: number; text: string }>;
+  writeVectors(rows: Array<{ rowid: number; vector: Float32Array }>): void;
+  replaceAllVectors(rows: Array<{ rowid: number; vector: Float32Array }>, meta: Record<string, string>): void;
   getMeta(key: string): string | undefined;
   setMeta(key: string, value: string): void;
   stats(): StoreStats;

@@ -33,6 +33,7 @@ export const ingestTool = defineTool({
     unchanged: z.number().int(),
     removed: z.number().int(),
     chunks_written: z.number().int(),
+    vectors_written: z.number().int(),
     skipped: z.array(z.looseObject({ source: z.string(), reason: z.string() })),
     unsupported: z.array(z.string()),
     failed: z.array(z.looseObject({ source: z.string(), code: z.string(), message: z.string() })),
@@ -99,6 +100,7 @@ function merge(all: IngestSummary[]): IngestSummary {
     skipped: [],
     unsupported: [],
     chunks_written: 0,
+    vectors_written: 0,
     failed: [],
     duration_ms: 0,
   };
@@ -108,6 +110,7 @@ function merge(all: IngestSummary[]): IngestSummary {
     out.unchanged += s.unchanged;
     out.removed += s.removed;
     out.chunks_written += s.chunks_written;
+    out.vectors_written += s.vectors_written;
     out.duration_ms += s.duration_ms;
     out.skipped.push(...s.skipped);
     out.unsupported.push(...s.unsupported);

@@ -4,10 +4,22 @@
  * leaves each document at its old or its new state.
  */
 import type { Statement } from "better-sqlite3";
+import { GroundkitError } from "../../core/errors.js";
 import { prepareIndexText } from "../../retrieve/lexical-terms.js";
 import type { ChunkFilter, NewChunk, ScoredChunk, Store, StoreStats, StoredChunk, StoredDocument } from "../store.js";
 import { openDatabase, type Db } from "./open-database.js";
 import { registerFunctions } from "./functions.js";
+import {
+  countVectors,
+  deleteVectors,
+  ensureVectorTable,
+  knn,
+  loadVectorExtension,
+  rowidsMissingVectors,
+  upsertVectors,
+  vectorTableDimensions,
+  dropVectorTable,
+} from "./vector-index.js";
 import { SCHEMA_VERSION } from "./schema.js";
 
 /** BM25 column weights: chunk body, heading path. */
@@ -93,6 +105,7 @@ export class SqliteStore implements Store {
 
   private constructor(readonly db: Db) {
     registerFunctions(db);
+    loadVectorExtension(db);
     this.stmts = {
       docBySource: db.prepare("SELECT * FROM documents WHERE source = ?"),
       docById: db.prepare("SELECT * FROM documents WHERE document_id = ?"),
@@ -133,12 +146,16 @@ export class SqliteStore implements Store {
     return row ? toDocument(row) : undefined;
   }
 
-  replaceDocument(doc: StoredDocument, chunks: NewChunk[]): void {
+  replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: Float32Array[]): void {
+    if (vectors && vectors.length !== chunks.length) {
+      throw new GroundkitError("INTERNAL", `${vectors.length} vectors for ${chunks.length} chunks.`);
+    }
     const tx = this.db.transaction(() => {
       this.removeDocumentRows(doc.source);
       const info = this.stmts.insertDoc.run({ ...doc, metadata: JSON.stringify(doc.metadata) });
       const docRowid = Number(info.lastInsertRowid);
-      for (const ch of chunks) {
+      const rows: Array<{ rowid: number; vector: Float32Array }> = [];
+      chunks.forEach((ch, i) => {
         const { heading_path, ...rest } = ch;
         const res = this.stmts.insertChunk.run({
           ...rest,
@@ -146,6 +163,11 @@ export class SqliteStore implements Store {
           metadata: JSON.stringify({ heading_path }),
         });
         this.stmts.insertFts.run(res.lastInsertRowid, prepareIndexText(ch.text), heading_path.join(" "));
+        if (vectors) rows.push({ rowid: Number(res.lastInsertRowid), vector: vectors[i]! });
+      });
+      if (rows.length > 0) {
+        ensureVectorTable(this.db, rows[0]!.vector.length);
+        upsertVectors(this.db, rows);
       }
       this.stmts.bumpGeneration.run();
     });
@@ -167,7 +189,9 @@ export class SqliteStore implements Store {
   private removeDocumentRows(source: string): void {
     const row = this.stmts.docBySource.get(source) as DocumentRow | undefined;
     if (!row) return;
-    for (const rowid of this.stmts.chunkRowidsOfDoc.all(row.id) as number[]) this.stmts.deleteFts.run(rowid);
+    const chunkRowids = this.stmts.chunkRowidsOfDoc.all(row.id) as number[];
+    for (const rowid of chunkRowids) this.stmts.deleteFts.run(rowid);
+    if (chunkRowids.length > 0 && vectorTableDimensions(this.db) !== undefined) deleteVectors(this.db, chunkRowids);
     this.stmts.deleteDocRow.run(row.id); // chunks go by ON DELETE CASCADE
   }
 
@@ -203,6 +227,82 @@ export class SqliteStore implements Store {
     }
     const rows = stmt.all(ftsQuery, ...(filter?.params ?? []), limit) as JoinedRow[];
     return rows.map((r) => ({ ...toChunk(r), score: r.score ?? 0 }));
+  }
+
+  /** Chunks nearest to a query vector, score = cosine similarity (higher is better). */
+  searchVectors(query: Float32Array, limit: number, filter?: ChunkFilter): ScoredChunk[] {
+    const vf = filter
+      ? { sql: `SELECT c.id FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE ${filter.sql}`, params: filter.params }
+      : undefined;
+    const hits = knn(this.db, query, limit, vf);
+    if (hits.length === 0) return [];
+    const rows = this.chunksByRowid(hits.map((h) => h.rowid));
+    return hits.flatMap((h) => {
+      const row = rows.get(h.rowid);
+      return row ? [{ ...toChunk(row), score: 1 - h.distance }] : [];
+    });
+  }
+
+  private chunksByRowid(rowids: number[]): Map<number, JoinedRow> {
+    const rows = this.db
+      .prepare(
+        `SELECT c.id AS rowid_, ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id
+         WHERE c.id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(rowids)) as Array<JoinedRow & { rowid_: number }>;
+    return new Map(rows.map((r) => [r.rowid_, r]));
+  }
+
+  /** Every chunk's rowid and text, in rowid order (for re-embedding). */
+  allChunkTexts(): Array<{ rowid: number; text: string }> {
+    return this.db.prepare("SELECT id AS rowid, text FROM chunks ORDER BY id").all() as Array<{ rowid: number; text: string }>;
+  }
+
+  /** Width of the stored vectors, or undefined when the collection has none. */
+  vectorDimensions(): number | undefined {
+    return vectorTableDimensions(this.db);
+  }
+
+  countVectors(): number {
+    return countVectors(this.db);
+  }
+
+  /** Up to `limit` chunks that have no vector yet (for backfill), with their text. */
+  chunksMissingVectors(limit: number): Array<{ rowid: number; text: string }> {
+    const ids = rowidsMissingVectors(this.db, limit);
+    if (ids.length === 0) return [];
+    return this.db
+      .prepare("SELECT id AS rowid, text FROM chunks WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id")
+      .all(JSON.stringify(ids)) as Array<{ rowid: number; text: string }>;
+  }
+
+  /** Write vectors for existing chunks in one transaction (rows whose chunk vanished meanwhile are skipped). */
+  writeVectors(rows: Array<{ rowid: number; vector: Float32Array }>): void {
+    if (rows.length === 0) return;
+    const exists = this.db.prepare("SELECT 1 FROM chunks WHERE id = ?").pluck();
+    const tx = this.db.transaction(() => {
+      const live = rows.filter((r) => exists.get(r.rowid) !== undefined);
+      if (live.length === 0) return;
+      ensureVectorTable(this.db, live[0]!.vector.length);
+      upsertVectors(this.db, live);
+    });
+    tx.immediate();
+  }
+
+  /** Replace every vector and the recorded identity in one transaction (re-embedding swaps atomically). */
+  replaceAllVectors(rows: Array<{ rowid: number; vector: Float32Array }>, meta: Record<string, string>): void {
+    const exists = this.db.prepare("SELECT 1 FROM chunks WHERE id = ?").pluck();
+    const tx = this.db.transaction(() => {
+      dropVectorTable(this.db);
+      const live = rows.filter((r) => exists.get(r.rowid) !== undefined);
+      if (live.length > 0) {
+        ensureVectorTable(this.db, live[0]!.vector.length);
+        upsertVectors(this.db, live);
+      }
+      for (const [k, v] of Object.entries(meta)) this.setMeta(k, v);
+      this.stmts.bumpGeneration.run();
+    });
+    tx.immediate();
   }
 
   getMeta(key: string): string | undefined {

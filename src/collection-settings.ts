@@ -1,0 +1,23 @@
+/**
+ * Turning a config file's retrieval sections into collection options, shared by
+ * the CLI and the servers so every surface behaves the same.
+ */
+import type { OpenCollectionOptions } from "./collection.js";
+import type { ConfigFile } from "./core/config.js";
+import { parseEmbeddingConfig } from "./embed/registry.js";
+import { parseRerankerConfig } from "./retrieve/rerank/registry.js";
+
+/** Options that tune retrieval, as opposed to naming the collection. */
+export type CollectionSettings = Pick<OpenCollectionOptions, "embedding" | "reranker" | "retrieval">;
+
+/** The embedding, reranker and retrieval options a config file asks for. */
+export function collectionSettings(config: ConfigFile): CollectionSettings {
+  const r = config.retrieval;
+  return {
+    embedding: config.embedding === undefined ? undefined : parseEmbeddingConfig(config.embedding),
+    reranker: config.rerank === undefined ? undefined : parseRerankerConfig(config.rerank),
+    retrieval: r
+      ? { denseMinScore: r.dense_min_score, rrfK: r.rrf_k, hybridWeights: r.hybrid_weights, rerankDepth: r.rerank_depth }
+      : undefined,
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * The binding between a collection and its embedding identity. The identity
+ * is recorded on the first vector write; every later ingest or search must use
+ * the same one (a typed error names both otherwise — never a silent mix). The
+ * provider configuration is recorded too (without secrets: only the name of an
+ * API-key variable), so a search can rebuild the provider on its own.
+ */
+import { GroundkitError } from "../core/errors.js";
+import type { Store } from "../store/store.js";
+import { describeIdentity, EmbeddingIdentitySchema, sameIdentity, type EmbeddingIdentity, type EmbeddingProvider } from "./provider.js";
+import { createEmbeddingProvider, DEFAULT_EMBEDDING_CONFIG, parseEmbeddingConfig, type EmbeddingConfig } from "./registry.js";
+
+const IDENTITY_KEY = "embedding_identity";
+const CONFIG_KEY = "embedding_config";
+
+/** Providers are expensive (models, worker threads): one per configuration per process. */
+const providers = new Map<string, Promise<EmbeddingProvider>>();
+
+function cachedProvider(config: EmbeddingConfig): Promise<EmbeddingProvider> {
+  const key = JSON.stringify(config);
+  let p = providers.get(key);
+  if (!p) {
+    p = createEmbeddingProvider(config);
+    p.catch(() => providers.delete(key));
+    providers.set(key, p);
+  }
+  return p;
+}
+
+/** Close every provider this process created (CLI exit, server shutdown). */
+export async function closeEmbeddingProviders(): Promise<void> {
+  const all = [...providers.values()];
+  providers.clear();
+  await Promise.allSettled(all.map(async (p) => (await p).close?.()));
+}
+
+/** The identity recorded for a collection, if it has vectors. */
+export function recordedIdentity(store: Store): EmbeddingIdentity | undefined {
+  const raw = store.getMeta(IDENTITY_KEY);
+  return raw ? EmbeddingIdentitySchema.parse(JSON.parse(raw)) : undefined;
+}
+
+function recordedConfig(store: Store): EmbeddingConfig | undefined {
+  const raw = store.getMeta(CONFIG_KEY);
+  return raw ? parseEmbeddingConfig(JSON.parse(raw)) : undefined;
+}
+
+/** Meta entries to record for a provider (identity + secret-free config). */
+export function identityMeta(provider: EmbeddingProvider, config: EmbeddingConfig): Record<string, string> {
+  return { [IDENTITY_KEY]: JSON.stringify(provider.identity), [CONFIG_KEY]: JSON.stringify(config) };
+}
+
+/**
+ * The provider to use with this collection: the requested configuration, else
+ * the recorded one, else the default local model. Refuses a provider whose
+ * identity differs from the recorded one.
+ */
+export async function bindProvider(
+  store: Store,
+  collection: string,
+  requested: EmbeddingConfig | undefined,
+  opts: { allowChange?: boolean } = {},
+): Promise<{ provider: EmbeddingProvider; config: EmbeddingConfig }> {
+  const config = requested ?? recordedConfig(store) ?? DEFAULT_EMBEDDING_CONFIG;
+  const provider = await cachedProvider(config);
+  const recorded = recordedIdentity(store);
+  // With no vectors stored yet there is nothing to mix with, so the identity may still change.
+  if (recorded && !opts.allowChange && store.countVectors() > 0 && !sameIdentity(recorded, provider.identity)) {
+    throw new GroundkitError(
+      "EMBEDDING_MISMATCH",
+      `Collection '${collection}' holds vectors from ${describeIdentity(recorded)}, but this run uses ` +
+        `${describeIdentity(provider.identity)}. Use the collection's model, a new collection, or \`grk reembed\`.`,
+      { recorded, requested: provider.identity },
+    );
+  }
+  return { provider, config };
+}
