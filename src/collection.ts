@@ -58,7 +58,7 @@ export interface OpenCollectionOptions extends CollectionLocation {
 
 /** Tuning for dense, hybrid and rerank (defaults in brackets). */
 export interface RetrievalSettings {
-  /** Minimum cosine similarity for a dense hit [0.2]. */
+  /** Minimum cosine similarity for a dense hit [0.3]. */
   denseMinScore?: number | undefined;
   /** Reciprocal-rank-fusion constant [60]. */
   rrfK?: number | undefined;

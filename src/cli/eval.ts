@@ -28,6 +28,8 @@ interface EvalFlags extends CommonFlags {
   output?: string;
   resultsDir: string;
   progress?: boolean;
+  dense?: boolean;
+  rerank?: boolean;
 }
 
 const SWEEPABLE: Record<string, keyof EvalSettings> = { "chunk-size": "chunkSize", "chunk-overlap": "chunkOverlap" };
@@ -59,12 +61,15 @@ export function evalCommand(): Command {
     .option("--chunk-size <n>", "chunk size in characters", intFlag("--chunk-size", 64, 100_000))
     .option("--chunk-overlap <n>", "chunk overlap in characters", intFlag("--chunk-overlap", 0, 50_000))
     .option("--latency-runs <n>", "timed passes over all queries after the scoring pass", intFlag("--latency-runs", 0, 100))
+    .option("--dense", "add dense and hybrid stages (embeds the corpus with the configured model)")
+    .option("--rerank", "add a rerank stage (needs a `rerank` section in the config)")
     .option("--output <file>", "also write the JSON report here")
     .option("--results-dir <dir>", "where JSON + HTML reports are written", "evals/results")
     .option("--no-progress", "never show the progress line");
   withCommonOptions(cmd).action(
     action(async (flags: EvalFlags) => {
-      const { config } = resolveLocation(flags);
+      const loc = resolveLocation(flags);
+      const { config } = loc;
       const settings: EvalSettings = {
         chunkSize: flags.chunkSize ?? config.chunk_size ?? DEFAULTS.chunkSize,
         chunkOverlap: flags.chunkOverlap ?? config.chunk_overlap ?? DEFAULTS.chunkOverlap,
@@ -72,10 +77,19 @@ export function evalCommand(): Command {
       const progress = createProgress(flags.progress !== false);
       const harness = (s: EvalSettings): HarnessOptions => ({
         settings: s,
+        stages: {
+          dense: flags.dense,
+          rerank: flags.rerank,
+          collection: { embedding: loc.embedding, reranker: loc.reranker, retrieval: loc.retrieval },
+        },
         latencyRuns: flags.latencyRuns,
         onProgress: (p) =>
           progress.update(
-            p.phase === "ingest" ? `ingesting corpus… ${p.done || ""}` : renderProgressBar(`${p.stage} ${p.phase}`, p.done, p.total),
+            p.stage === "embed"
+              ? renderProgressBar("embedding", p.done, p.total)
+              : p.phase === "ingest"
+                ? `ingesting corpus… ${p.done || ""}`
+                : renderProgressBar(`${p.stage} ${p.phase}`, p.done, p.total),
           ),
       });
       const run = (s: EvalSettings) =>

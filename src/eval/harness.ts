@@ -6,7 +6,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative, resolve, sep } from "node:path";
-import { openCollection, type Collection } from "../collection.js";
+import { openCollection, type Collection, type SearchOptions } from "../collection.js";
+import type { CollectionSettings } from "../collection-settings.js";
 import { GroundkitError } from "../core/errors.js";
 import { getExtractorRegistry } from "../extract/registry.js";
 import { extractorKindForExtension } from "../extract/registry.js";
@@ -23,16 +24,30 @@ export interface EvalSettings {
   chunkOverlap: number;
 }
 
+/** Which stages run beyond the BM25 baseline. */
+export interface EvalStages {
+  /** Add `dense` and `hybrid` (embeds the corpus). */
+  dense?: boolean | undefined;
+  /** Add `rerank` (hybrid, or BM25 without --dense, rescored by the cross-encoder). */
+  rerank?: boolean | undefined;
+  /** Embedding, reranker and retrieval settings (from the config file). */
+  collection?: CollectionSettings | undefined;
+}
+
 export interface HarnessOptions {
   settings: EvalSettings;
+  stages?: EvalStages | undefined;
   latencyRuns?: number | undefined;
-  onProgress?: ((p: EvalProgress | { stage: "ingest"; phase: "ingest"; done: number; total: number }) => void) | undefined;
+  onProgress?: ((p: EvalProgress | { stage: "ingest" | "embed"; phase: "ingest"; done: number; total: number }) => void) | undefined;
 }
 
 /** Ingest into a temporary collection, run `fn`, and always clean up. */
-async function withTempCollection<T>(fn: (col: Collection, root: string) => Promise<T>): Promise<T> {
+async function withTempCollection<T>(
+  settings: CollectionSettings | undefined,
+  fn: (col: Collection, root: string) => Promise<T>,
+): Promise<T> {
   const root = await mkdtemp(join(tmpdir(), "grk-eval-"));
-  const col = openCollection({ indexDir: join(root, "index"), collection: "eval", create: true });
+  const col = openCollection({ ...settings, indexDir: join(root, "index"), collection: "eval", create: true });
   try {
     return await fn(col, root);
   } finally {
@@ -51,13 +66,39 @@ function checkIngest(summary: IngestSummary): void {
   }
 }
 
-/** The lexical stage, mapping each chunk's source to a document id via `docOf`. */
-function bm25Stage(col: Collection, docOf: (source: string) => string): EvalStage {
-  return {
-    name: "bm25",
-    isBaseline: true,
+/** The stages to evaluate, mapping each chunk's source to a document id via `docOf`. BM25 is the baseline. */
+function stagesFor(col: Collection, docOf: (source: string) => string, wanted: EvalStages = {}): EvalStage[] {
+  const stage = (name: string, opts: Omit<SearchOptions, "topK">): EvalStage => ({
+    name,
+    isBaseline: name === "bm25",
     search: async (query, k) =>
-      (await col.retrieve(query, k)).map((r) => ({ doc: docOf(r.source), start: r.start_offset, end: r.end_offset })),
+      (await col.retrieve(query, k, opts)).map((r) => ({ doc: docOf(r.source), start: r.start_offset, end: r.end_offset })),
+  });
+  const stages = [stage("bm25", { mode: "bm25" })];
+  if (wanted.dense) stages.push(stage("dense", { mode: "dense" }), stage("hybrid", { mode: "hybrid" }));
+  if (wanted.rerank) stages.push(stage("rerank", { mode: wanted.dense ? "hybrid" : "bm25", rerank: true }));
+  return stages;
+}
+
+/** Ingest the corpus (embedding it when dense stages are wanted). */
+async function ingestCorpus(col: Collection, dir: string, opts: HarnessOptions): Promise<void> {
+  checkIngest(
+    await col.ingest([dir], {
+      ...opts.settings,
+      dense: opts.stages?.dense ?? false,
+      onEmbedProgress: (done, total) => opts.onProgress?.({ stage: "embed", phase: "ingest", done, total }),
+    }),
+  );
+}
+
+/** What produced the numbers, echoed into the report. */
+function configEcho(col: Collection, opts: HarnessOptions): Record<string, unknown> {
+  return {
+    chunk_size: opts.settings.chunkSize,
+    chunk_overlap: opts.settings.chunkOverlap,
+    embedding: col.status().embedding,
+    reranker: opts.stages?.rerank ? (opts.stages.collection?.reranker ?? null) : null,
+    retrieval: opts.stages?.collection?.retrieval ?? null,
   };
 }
 
@@ -78,14 +119,14 @@ export async function evaluateGolden(
 ): Promise<EvalReport> {
   const corpus = resolve(corpusDir);
   const judgments = await loadJudgments(judgmentsFile, corpus, { contentOf: goldenContent });
-  return withTempCollection(async (col) => {
+  return withTempCollection(opts.stages?.collection, async (col) => {
     opts.onProgress?.({ stage: "ingest", phase: "ingest", done: 0, total: 1 });
-    checkIngest(await col.ingest([corpus], { ...opts.settings }));
+    await ingestCorpus(col, corpus, opts);
     const docOf = (source: string) => relative(corpus, source).split(sep).join("/");
-    return runGoldenEval(judgments, [bm25Stage(col, docOf)], {
+    return runGoldenEval(judgments, stagesFor(col, docOf, opts.stages), {
       latencyRuns: opts.latencyRuns,
       onProgress: opts.onProgress,
-      config: { corpus_dir: corpusDir, judgments: judgmentsFile, chunk_size: opts.settings.chunkSize, chunk_overlap: opts.settings.chunkOverlap },
+      config: { corpus_dir: corpusDir, judgments: judgmentsFile, ...configEcho(col, opts) },
     });
   });
 }
@@ -108,7 +149,7 @@ export async function evaluateBeir(dir: string, split: string, opts: HarnessOpti
   const qrels = await readBeirQrels(dir, split);
   const queries: BeirQuery[] = [];
   for await (const q of readBeirQueries(dir)) queries.push(q);
-  return withTempCollection(async (col, root) => {
+  return withTempCollection(opts.stages?.collection, async (col, root) => {
     const docsDir = join(root, "corpus");
     await mkdir(docsDir);
     let count = 0;
@@ -116,11 +157,11 @@ export async function evaluateBeir(dir: string, split: string, opts: HarnessOpti
       await writeFile(join(docsDir, fileNameFor(doc._id)), beirDocumentText(doc));
       if (++count % 500 === 0) opts.onProgress?.({ stage: "ingest", phase: "ingest", done: count, total: 0 });
     }
-    checkIngest(await col.ingest([docsDir], { ...opts.settings }));
-    return runBeirEval(queries, qrels, [bm25Stage(col, idFromSource)], {
+    await ingestCorpus(col, docsDir, opts);
+    return runBeirEval(queries, qrels, stagesFor(col, idFromSource, opts.stages), {
       latencyRuns: opts.latencyRuns,
       onProgress: opts.onProgress,
-      config: { dataset: dir, split, documents: count, chunk_size: opts.settings.chunkSize, chunk_overlap: opts.settings.chunkOverlap },
+      config: { dataset: dir, split, documents: count, ...configEcho(col, opts) },
     });
   });
 }

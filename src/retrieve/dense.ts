@@ -6,8 +6,8 @@
 import type { EmbeddingProvider } from "../embed/provider.js";
 import type { ChunkFilter, ScoredChunk, Store } from "../store/store.js";
 
-/** Default minimum cosine similarity for a dense hit (measured: docs/retrieval-quality.md). */
-export const DEFAULT_DENSE_MIN_SCORE = 0.2;
+/** Default minimum cosine similarity for a dense hit, chosen on the golden set for the local model (docs/retrieval-quality.md). */
+export const DEFAULT_DENSE_MIN_SCORE = 0.3;
 
 export async function denseSearch(
   store: Store,
