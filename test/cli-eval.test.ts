@@ -2,6 +2,7 @@
  * `grk eval` through the real CLI: golden corpus, BEIR fixture, compare,
  * sweep, reports on disk, reproducibility.
  */
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -60,6 +61,21 @@ describe("grk eval", () => {
     expect(report.kind).toBe("beir");
     expect(report.stages[0].recall_kind).toBe("set_recall");
     expect(report.stages[0].aggregate.recall_at_100).toBeGreaterThan(0);
+  });
+
+  it("reports dense and hybrid stages with deltas vs the BM25 baseline", () => {
+    const models = join(work.dir, "models");
+    execFileSync(process.execPath, [join(ROOT, "scripts", "make-tiny-models.mjs"), models], { stdio: "pipe" });
+    const config = join(work.dir, "dense.json");
+    writeFileSync(config, JSON.stringify({ embedding: { provider: "onnx", model_dir: join(models, "tiny-embedder") } }));
+    const report = evalJson(["--dense", "--config", config]);
+    expect(report.stages.map((s: { stage: string }) => s.stage)).toEqual(["bm25", "dense", "hybrid"]);
+    for (const st of report.stages.slice(1)) {
+      expect(st.is_baseline).toBe(false);
+      expect(Object.keys(st.delta_vs_baseline)).toContain("ndcg_at_10");
+      expect(["better", "worse", "indistinguishable"]).toContain(st.delta_vs_baseline.ndcg_at_10.verdict);
+    }
+    expect(report.config.embedding.provider).toBe("onnx");
   });
 
   it("sweeps a setting and rejects a malformed sweep", () => {
