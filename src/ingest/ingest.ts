@@ -68,8 +68,9 @@ export function fingerprintOf(bytesHash: string, loaderIdentity: string, setting
   return sha256(JSON.stringify({ bytes: bytesHash, loader: loaderIdentity, chunk: [settings.chunkSize, settings.chunkOverlap] }));
 }
 
-export class Ingestor {
-  private readonly summary: IngestSummary = {
+/** A summary with nothing counted yet. */
+export function emptySummary(): IngestSummary {
+  return {
     files_seen: 0,
     indexed: 0,
     unchanged: 0,
@@ -81,6 +82,10 @@ export class Ingestor {
     failed: [],
     duration_ms: 0,
   };
+}
+
+export class Ingestor {
+  private readonly summary: IngestSummary = emptySummary();
 
   constructor(
     private readonly store: Store,

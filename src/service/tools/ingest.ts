@@ -4,7 +4,7 @@
  */
 import { resolve } from "node:path";
 import { z } from "zod";
-import type { IngestOptions, IngestSummary } from "../../ingest/ingest.js";
+import { emptySummary, type IngestOptions, type IngestSummary } from "../../ingest/ingest.js";
 import { isWithin, resolveContained } from "../../core/containment.js";
 import { GroundkitError } from "../../core/errors.js";
 import { defineTool } from "../tool-definition.js";
@@ -92,18 +92,7 @@ async function placeUnderRoot(raw: string, roots: string[]): Promise<[string, st
 }
 
 function merge(all: IngestSummary[]): IngestSummary {
-  const out: IngestSummary = {
-    files_seen: 0,
-    indexed: 0,
-    unchanged: 0,
-    removed: 0,
-    skipped: [],
-    unsupported: [],
-    chunks_written: 0,
-    vectors_written: 0,
-    failed: [],
-    duration_ms: 0,
-  };
+  const out = emptySummary();
   for (const s of all) {
     out.files_seen += s.files_seen;
     out.indexed += s.indexed;
