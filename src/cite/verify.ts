@@ -85,6 +85,7 @@ function compare(citation: Citation, text: CodePointText, originalText: string |
     return {
       verdict: "drifted",
       detail: `the source is now ${text.length} code points long; the cited span ends at ${end}.${relocationHint(text, citation, originalText)}`,
+      relocated: relocate(text, citation, originalText),
     };
   }
   if (sha256(text.slice(start, end)) === citation.text_hash) {

@@ -3,6 +3,7 @@
  * binary or not strict UTF-8, BOM stripped and newlines normalized. Verification
  * reads through the same function, so both sides normalize identically.
  */
+import { constants } from "node:fs";
 import { open } from "node:fs/promises";
 import { TextDecoder } from "node:util";
 import { GroundkitError } from "../core/errors.js";
@@ -15,7 +16,9 @@ export const TEXT_LOADER_IDENTITY = "groundkit-text/1";
 export async function readFileCapped(path: string, maxBytes: number, label = path): Promise<Buffer> {
   let handle;
   try {
-    handle = await open(path, "r");
+    // O_NONBLOCK: opening a FIFO (or other special file) swapped in for a source must not block
+    // forever waiting for a writer; regular files ignore the flag, and fstat below refuses the rest.
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     throw fsError(err, label);
   }

@@ -10,6 +10,8 @@ import { join } from "node:path";
 import { GroundkitError } from "../core/errors.js";
 
 const DOCUMENT_ID = /^[0-9a-f]{32}$/;
+/** Fatal, and a leading U+FEFF is kept: it would be part of the stored text. */
+const SNAPSHOT_DECODER = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const TEMP_SUFFIX = ".tmp";
 
 function checkId(documentId: string): string {
@@ -52,7 +54,8 @@ export class SnapshotStore {
   async read(documentId: string): Promise<string | undefined> {
     let handle;
     try {
-      handle = await open(this.path(documentId), constants.O_RDONLY | constants.O_NOFOLLOW);
+      // O_NONBLOCK: a FIFO planted in place of a snapshot must not block the read forever.
+      handle = await open(this.path(documentId), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === "ENOENT") return undefined;
@@ -60,7 +63,18 @@ export class SnapshotStore {
       throw new GroundkitError("FILE_UNREADABLE", `The snapshot cannot be read (${code ?? "error"}).`);
     }
     try {
-      return await handle.readFile("utf8");
+      if (!(await handle.stat()).isFile()) {
+        throw new GroundkitError("FILE_UNREADABLE", "The snapshot is not a regular file.");
+      }
+      // Strict: a snapshot is the indexed text stored as UTF-8; bytes that do not decode
+      // cannot be that text (a lossy decode could even turn corrupt bytes into a match).
+      return SNAPSHOT_DECODER.decode(await handle.readFile());
+    } catch (err) {
+      if (err instanceof GroundkitError) throw err;
+      if ((err as { code?: unknown }).code === "ERR_ENCODING_INVALID_ENCODED_DATA") {
+        throw new GroundkitError("FILE_NOT_UTF8", "The snapshot is not valid UTF-8.");
+      }
+      throw new GroundkitError("FILE_UNREADABLE", `The snapshot cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"}).`);
     } finally {
       await handle.close();
     }
