@@ -1,0 +1,267 @@
+/**
+ * The BM25 analyzer: one function turns chunk text into the token stream that
+ * is indexed, another turns a query into its distinct search terms. Both run
+ * the same pipeline, modelled on Lucene's EnglishAnalyzer (what Anserini's
+ * published BEIR baselines use), so both sides always see the same terms:
+ *
+ * 1. lowercase; fold compatibility forms (NFKD: full-width letters,
+ *    ligatures) and strip the diacritics of Latin and Greek letters
+ *    ("Café" -> "cafe", "ß" -> "ss"), then recompose (NFC) so Hangul syllables
+ *    and kana with (han)dakuten stay whole; other scripts keep their marks and
+ *    letters (Devanagari vowel signs, Cyrillic "й");
+ * 2. split into words of letters, digits, marks and `_`, keeping UAX #29's
+ *    joiners inside a word: `'` `’` `.` `·` between letters ("don't",
+ *    "u.s.a", "e.g"), `.` `,` `;` `'` between digits ("3.14", "5,000");
+ *    unlike UAX #29, `:` splits ("body:engine", "key:value", URLs are words apart);
+ * 3. strip a possessive `'s` ("john's" -> "john");
+ * 4. drop words longer than {@link MAX_TOKEN_LENGTH} characters and Lucene's
+ *    English stopwords ({@link ENGLISH_STOPWORDS});
+ * 5. Porter-stem ASCII words (original Porter algorithm, as Lucene's
+ *    PorterStemFilter); other scripts pass through unchanged; numbers are kept;
+ * 6. CJK runs (Han, Hiragana, Katakana, Hangul) become overlapping character
+ *    bigrams, the classic CJK analyzer approach, since these scripts do not
+ *    separate words with spaces.
+ *
+ * Lone CJK characters: a query that is a single CJK character (or has one
+ * between non-CJK text) must still match. The index therefore also carries
+ * every CJK character as a unigram term, while queries use bigrams for runs of
+ * two or more characters and the unigram only for a lone character. The extra
+ * unigrams count towards document length (consistently for all documents).
+ */
+import { stemmer } from "stemmer";
+
+/** Lucene's `EnglishAnalyzer.ENGLISH_STOP_WORDS_SET`, removed at index and query time. */
+export const ENGLISH_STOPWORDS: ReadonlySet<string> = new Set([
+  "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it", "no", "not",
+  "of", "on", "or", "such", "that", "the", "their", "then", "there", "these", "they", "this", "to", "was",
+  "will", "with",
+]);
+
+/** Words longer than this many characters (code points) are dropped: hashes, base64, noise. */
+export const MAX_TOKEN_LENGTH = 64;
+
+/** Most distinct terms a query contributes; later ones are dropped (they add cost, not precision). */
+export const MAX_QUERY_TERMS = 64;
+
+// Any non-ASCII UTF-16 code unit (surrogates included).
+const NON_ASCII = /[\u0080-\uffff]/;
+// After NFKD, combining diacritics (U+0300-036F) that follow a Latin or Greek letter are folded
+// away. Other scripts keep their marks (Devanagari vowel signs, kana voicing marks, ...).
+// Explicit ranges rather than \p{Script=...}: several times faster on large inputs.
+const LATIN_GREEK_MARKS =
+  /([a-z\u00c0-\u024f\u1e00-\u1eff\u2c60-\u2c7f\ua720-\ua7ff\u0370-\u03ff\u1f00-\u1fff])[\u0300-\u036f]+/g;
+// Latin letters without a canonical decomposition, folded as Lucene's ASCIIFoldingFilter does.
+const SPECIAL_FOLDS = /[ßæœøđłþðς’]/g;
+const SPECIAL_FOLD_MAP: Record<string, string> = {
+  ß: "ss", æ: "ae", œ: "oe", ø: "o", đ: "d", ł: "l", þ: "th", ð: "d", ς: "σ", "’": "'",
+};
+
+// Character classes for the scanner (UAX #29 word-break roles, simplified).
+const C_OTHER = 1;
+const C_LETTER = 2;
+const C_DIGIT = 3;
+const C_MARK = 4;
+const C_UNDERSCORE = 5; // ExtendNumLet: glues word parts
+const C_CJK = 6;
+const C_MID_LETTER = 7; // '·' joins letters
+const C_MID_NUM_LET = 8; // '.' "'" join letters, and digits
+const C_MID_NUM = 9; // ',' ';' join digits
+
+const IS_LETTER = /\p{L}/u;
+const IS_DIGIT = /\p{N}/u;
+const IS_MARK = /\p{M}/u;
+const IS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+function classify(ch: string): number {
+  switch (ch) {
+    case "_":
+      return C_UNDERSCORE;
+    case "·":
+      return C_MID_LETTER;
+    case ".":
+    case "'":
+      return C_MID_NUM_LET;
+    case ",":
+    case ";":
+      return C_MID_NUM;
+  }
+  if (IS_CJK.test(ch)) return C_CJK;
+  if (IS_LETTER.test(ch)) return C_LETTER;
+  if (IS_DIGIT.test(ch)) return C_DIGIT;
+  if (IS_MARK.test(ch)) return C_MARK;
+  return C_OTHER;
+}
+
+/** Classes of BMP code units, filled lazily (0 = not yet classified). */
+const bmpClass = new Uint8Array(0x10000);
+const astralClass = new Map<number, number>();
+
+function classAt(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  let k = bmpClass[c]!;
+  if (k !== 0) return k;
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+    const cp = text.codePointAt(i)!;
+    if (cp > 0xffff) {
+      k = astralClass.get(cp) ?? 0;
+      if (k === 0) {
+        k = classify(String.fromCodePoint(cp));
+        astralClass.set(cp, k);
+      }
+      return k;
+    }
+  }
+  k = classify(text[i]!);
+  // Lone surrogates are separators; do not cache a high surrogate's class (it depends on its pair).
+  if (c < 0xd800 || c > 0xdbff) bmpClass[c] = k;
+  return k;
+}
+
+/**
+ * Processed form of a (lowercased, folded) word, or "" when it is dropped.
+ * Cached (up to 200k words, then cleared): text follows Zipf's law, so almost
+ * every word is a cache hit, and the Porter stemmer (a cascade of regular
+ * expressions) is the costly step. Throughput: ~30-40 MB/s of English text.
+ */
+const wordCache = new Map<string, string>();
+const WORD_CACHE_LIMIT = 200_000;
+
+function processWord(word: string): string {
+  // Code points, not UTF-16 units: count everything but low surrogates.
+  if (word.length > MAX_TOKEN_LENGTH) {
+    let n = 0;
+    for (let i = 0; i < word.length; i++) {
+      const c = word.charCodeAt(i);
+      if (c < 0xdc00 || c > 0xdfff) n++;
+    }
+    if (n > MAX_TOKEN_LENGTH) return "";
+  }
+  let w = word;
+  if (w.length > 2 && w.endsWith("'s")) w = w.slice(0, -2);
+  if (ENGLISH_STOPWORDS.has(w)) return "";
+  if (!NON_ASCII.test(w)) w = stemmer(w);
+  return w;
+}
+
+function emitWord(word: string, sink: Sink): void {
+  let out = wordCache.get(word);
+  if (out === undefined) {
+    out = processWord(word);
+    if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear();
+    wordCache.set(word, out);
+  }
+  if (out !== "") sink(out);
+}
+
+/** Lowercased non-ASCII text with compatibility forms and Latin/Greek diacritics folded. */
+function foldText(lower: string): string {
+  return lower
+    .normalize("NFKD")
+    .replace(LATIN_GREEK_MARKS, "$1")
+    .normalize("NFC")
+    .replace(SPECIAL_FOLDS, (c) => SPECIAL_FOLD_MAP[c] ?? c)
+    .toLowerCase(); // compatibility forms may decompose to capitals (U+210C -> "H")
+}
+
+type Sink = (term: string) => void;
+
+/** Emit the terms of one CJK run: bigrams, plus unigrams at index time (or a lone character). */
+function emitCjk(run: string, forIndex: boolean, sink: Sink): void {
+  const chars = Array.from(run);
+  if (chars.length === 1) {
+    sink(chars[0]!);
+    return;
+  }
+  for (let i = 0; i < chars.length; i++) {
+    if (forIndex) sink(chars[i]!);
+    if (i + 1 < chars.length) sink(chars[i]! + chars[i + 1]!);
+  }
+}
+
+/** Width in UTF-16 units of the character at i (2 for a surrogate pair). */
+function widthAt(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+    const d = text.charCodeAt(i + 1);
+    if (d >= 0xdc00 && d <= 0xdfff) return 2;
+  }
+  return 1;
+}
+
+function analyze(text: string, forIndex: boolean, sink: Sink): void {
+  let s = text.toLowerCase();
+  if (NON_ASCII.test(s)) s = foldText(s);
+  const n = s.length;
+  let i = 0;
+  while (i < n) {
+    let k = classAt(s, i);
+    if (k === C_CJK) {
+      const start = i;
+      do i += widthAt(s, i);
+      while (i < n && ((k = classAt(s, i)) === C_CJK || k === C_MARK));
+      emitCjk(s.slice(start, i), forIndex, sink);
+      continue;
+    }
+    if (k < C_LETTER || k > C_UNDERSCORE) {
+      i += 1;
+      continue;
+    }
+    // A word: letters, digits, marks, underscores, and joiners between letters / between digits.
+    const start = i;
+    let alnum = false;
+    let last = k; // class of the last letter/digit, for the joiner rules
+    for (;;) {
+      if (k === C_LETTER || k === C_DIGIT) {
+        alnum = true;
+        last = k;
+      } else if (k === C_UNDERSCORE) {
+        last = k;
+      }
+      i += widthAt(s, i);
+      if (i >= n) break;
+      k = classAt(s, i);
+      if (k >= C_LETTER && k <= C_UNDERSCORE) continue;
+      if (k >= C_MID_LETTER && i + 1 < n) {
+        const next = classAt(s, i + 1);
+        const joins =
+          (last === C_LETTER && next === C_LETTER && k !== C_MID_NUM) ||
+          (last === C_DIGIT && next === C_DIGIT && k !== C_MID_LETTER);
+        if (joins) {
+          i += 1;
+          k = next;
+          continue;
+        }
+      }
+      break;
+    }
+    if (alnum) emitWord(s.slice(start, i), sink);
+  }
+}
+
+/**
+ * The token stream indexed for a chunk: every term occurrence, with repeats
+ * (term frequency) and in text order; its length is the document length.
+ *
+ * @example
+ *   analyzeForIndex("The runners' running shoes") // ["runner", "run", "shoe"]
+ */
+export function analyzeForIndex(text: string): string[] {
+  const out: string[] = [];
+  analyze(text, true, (t) => out.push(t));
+  return out;
+}
+
+/**
+ * The distinct search terms of a query, in order of first appearance, at most
+ * {@link MAX_QUERY_TERMS}. A query of only stopwords or punctuation gives [].
+ *
+ * @example
+ *   analyzeQuery("What is the running time of running?") // ["what", "run", "time"]
+ */
+export function analyzeQuery(text: string): string[] {
+  const seen = new Set<string>();
+  analyze(text, false, (t) => {
+    if (seen.size < MAX_QUERY_TERMS) seen.add(t);
+  });
+  return [...seen];
+}
