@@ -70,7 +70,8 @@ export interface Store {
   /** Sources of all documents whose source starts with `prefix` (for pruning a folder). */
   listSources(prefix?: string): Array<{ document_id: string; source: string; source_class: SourceClass }>;
   getChunk(chunkId: string): StoredChunk | undefined;
-  searchLexical(ftsQuery: string, limit: number, filter?: ChunkFilter): ScoredChunk[];
+  /** BM25 over analyzed query terms (see retrieve/bm25/analyzer). */
+  searchLexical(terms: string[], limit: number, filter?: ChunkFilter): ScoredChunk[];
   /** Nearest chunks to a query vector; score is cosine similarity. */
   searchVectors(query: Float32Array, limit: number, filter?: ChunkFilter): ScoredChunk[];
   vectorDimensions(): number | undefined;

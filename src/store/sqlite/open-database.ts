@@ -70,7 +70,9 @@ function migrate(db: Db): void {
     // Re-read under the write lock: another process may have migrated meanwhile.
     const current = db.pragma("user_version", { simple: true }) as number;
     for (const m of MIGRATIONS) {
-      if (m.version > current) db.exec(m.sql);
+      if (m.version <= current) continue;
+      if (m.sql) db.exec(m.sql);
+      m.run?.(db);
     }
     db.pragma(`application_id = ${APPLICATION_ID}`);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);

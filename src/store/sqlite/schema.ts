@@ -4,14 +4,27 @@
  * Migrations are keyed by the version they produce; a fresh file runs them all.
  */
 
+import { chunkTokens } from "../../retrieve/bm25/chunk-tokens.js";
+import type { Db } from "./open-database.js";
+import { PostingsIndex } from "./postings.js";
+
 /** "GRK1" as a big-endian 32-bit integer. */
 export const APPLICATION_ID = 0x47524b31;
 
 /** The schema version this build writes. A file with a higher version is refused. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
-/** Migration N brings a file from version N-1 to N. */
-export const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
+/**
+ * Migration N brings a file from version N-1 to N: SQL, then an optional step
+ * in code (run in the same transaction).
+ */
+export interface Migration {
+  version: number;
+  sql: string;
+  run?: (db: Db) => void;
+}
+
+export const MIGRATIONS: ReadonlyArray<Migration> = [
   {
     version: 1,
     sql: `
@@ -61,5 +74,24 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
         tokenize = 'porter unicode61 remove_diacritics 2'
       );
     `,
+  },
+  {
+    // BM25 moves from FTS5's bm25() to our own postings (docs/decisions/0003-own-bm25-postings.md):
+    // index every existing chunk, then drop the FTS5 table.
+    version: 2,
+    sql: "",
+    run: (db) => {
+      const postings = new PostingsIndex(db);
+      const rows = db.prepare("SELECT id, text, metadata FROM chunks ORDER BY id").iterate() as IterableIterator<{
+        id: number;
+        text: string;
+        metadata: string;
+      }>;
+      for (const row of rows) {
+        const meta = JSON.parse(row.metadata) as { heading_path?: string[] };
+        postings.add(row.id, chunkTokens(row.text, meta.heading_path ?? []));
+      }
+      db.exec("DROP TABLE IF EXISTS chunks_fts");
+    },
   },
 ];

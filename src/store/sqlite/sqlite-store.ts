@@ -5,10 +5,11 @@
  */
 import type { Statement } from "better-sqlite3";
 import { GroundkitError } from "../../core/errors.js";
-import { prepareIndexText } from "../../retrieve/lexical-terms.js";
+import { chunkTokens } from "../../retrieve/bm25/chunk-tokens.js";
 import type { ChunkFilter, NewChunk, ScoredChunk, Store, StoreStats, StoredChunk, StoredDocument } from "../store.js";
 import { openDatabase, type Db } from "./open-database.js";
 import { registerFunctions } from "./functions.js";
+import { PostingsIndex } from "./postings.js";
 import {
   countVectors,
   deleteVectors,
@@ -21,9 +22,6 @@ import {
   dropVectorTable,
 } from "./vector-index.js";
 import { SCHEMA_VERSION } from "./schema.js";
-
-/** BM25 column weights: chunk body, heading path. */
-const BM25_WEIGHTS = "1.0, 0.5";
 
 interface DocumentRow {
   id: number;
@@ -93,19 +91,18 @@ export class SqliteStore implements Store {
     insertDoc: Statement;
     deleteDocRow: Statement;
     chunkRowidsOfDoc: Statement;
-    deleteFts: Statement;
     insertChunk: Statement;
-    insertFts: Statement;
     chunkById: Statement;
     getMeta: Statement;
     setMeta: Statement;
     bumpGeneration: Statement;
   };
-  private readonly lexicalCache = new Map<string, Statement>();
+  private readonly postings: PostingsIndex;
 
   private constructor(readonly db: Db) {
     registerFunctions(db);
     loadVectorExtension(db);
+    this.postings = new PostingsIndex(db);
     this.stmts = {
       docBySource: db.prepare("SELECT * FROM documents WHERE source = ?"),
       docById: db.prepare("SELECT * FROM documents WHERE document_id = ?"),
@@ -114,11 +111,9 @@ export class SqliteStore implements Store {
         VALUES (@document_id, @source, @source_class, @extractor, @base_dir, @fingerprint, @content_hash, @content_length, @ingested_at, @metadata)`),
       deleteDocRow: db.prepare("DELETE FROM documents WHERE id = ?"),
       chunkRowidsOfDoc: db.prepare("SELECT id FROM chunks WHERE doc_id = ?").pluck(),
-      deleteFts: db.prepare("DELETE FROM chunks_fts WHERE rowid = ?"),
       insertChunk: db.prepare(`INSERT INTO chunks
         (chunk_id, doc_id, ordinal, text, start_offset, end_offset, start_line, end_line, page_start, page_end, text_hash, metadata)
         VALUES (@chunk_id, @doc_id, @ordinal, @text, @start_offset, @end_offset, @start_line, @end_line, @page_start, @page_end, @text_hash, @metadata)`),
-      insertFts: db.prepare("INSERT INTO chunks_fts (rowid, body, heading) VALUES (?, ?, ?)"),
       chunkById: db.prepare(
         `SELECT ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.chunk_id = ?`,
       ),
@@ -162,7 +157,7 @@ export class SqliteStore implements Store {
           doc_id: docRowid,
           metadata: JSON.stringify({ heading_path }),
         });
-        this.stmts.insertFts.run(res.lastInsertRowid, prepareIndexText(ch.text), heading_path.join(" "));
+        this.postings.add(Number(res.lastInsertRowid), chunkTokens(ch.text, heading_path));
         if (vectors) rows.push({ rowid: Number(res.lastInsertRowid), vector: vectors[i]! });
       });
       if (rows.length > 0) {
@@ -190,7 +185,7 @@ export class SqliteStore implements Store {
     const row = this.stmts.docBySource.get(source) as DocumentRow | undefined;
     if (!row) return;
     const chunkRowids = this.stmts.chunkRowidsOfDoc.all(row.id) as number[];
-    for (const rowid of chunkRowids) this.stmts.deleteFts.run(rowid);
+    for (const rowid of chunkRowids) this.postings.remove(rowid);
     if (chunkRowids.length > 0 && vectorTableDimensions(this.db) !== undefined) deleteVectors(this.db, chunkRowids);
     this.stmts.deleteDocRow.run(row.id); // chunks go by ON DELETE CASCADE
   }
@@ -212,21 +207,24 @@ export class SqliteStore implements Store {
     return row ? toChunk(row) : undefined;
   }
 
-  searchLexical(ftsQuery: string, limit: number, filter?: ChunkFilter): ScoredChunk[] {
-    const where = filter ? `AND (${filter.sql})` : "";
-    const sql = `SELECT ${CHUNK_COLUMNS}, ${DOC_COLUMNS}, -bm25(chunks_fts, ${BM25_WEIGHTS}) AS score
-      FROM chunks_fts f JOIN chunks c ON c.id = f.rowid JOIN documents d ON d.id = c.doc_id
-      WHERE chunks_fts MATCH ? ${where}
-      ORDER BY score DESC, c.chunk_id
-      LIMIT ?`;
-    let stmt = this.lexicalCache.get(sql);
-    if (!stmt) {
-      stmt = this.db.prepare(sql);
-      if (this.lexicalCache.size > 64) this.lexicalCache.clear();
-      this.lexicalCache.set(sql, stmt);
-    }
-    const rows = stmt.all(ftsQuery, ...(filter?.params ?? []), limit) as JoinedRow[];
-    return rows.map((r) => ({ ...toChunk(r), score: r.score ?? 0 }));
+  searchLexical(terms: string[], limit: number, filter?: ChunkFilter): ScoredChunk[] {
+    const allowed = filter ? this.filteredRowids(filter) : undefined;
+    if (allowed?.size === 0) return [];
+    const hits = this.postings.search(terms, limit, allowed ? { allow: (rowid) => allowed.has(rowid) } : {});
+    if (hits.length === 0) return [];
+    const rows = this.chunksByRowid(hits.map((h) => h.rowid));
+    const out = hits.flatMap((h) => {
+      const row = rows.get(h.rowid);
+      return row ? [{ ...toChunk(row), score: h.score }] : [];
+    });
+    // Equal scores break on chunk id, which is stable across re-ingests (rowids are not).
+    return out.sort((a, b) => b.score - a.score || (a.chunk_id < b.chunk_id ? -1 : a.chunk_id > b.chunk_id ? 1 : 0));
+  }
+
+  /** Chunk rowids passing a filter, computed inside SQLite. */
+  private filteredRowids(filter: ChunkFilter): Set<number> {
+    const sql = `SELECT c.id FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE ${filter.sql}`;
+    return new Set(this.db.prepare(sql).pluck().all(...filter.params) as number[]);
   }
 
   /** Chunks nearest to a query vector, score = cosine similarity (higher is better). */
