@@ -1,0 +1,210 @@
+/**
+ * The fuzz oracle: what a citation's verdict MUST be, computed from what the
+ * test did to the world (never by asking the resolver), and the judge that
+ * compares it with what the product answered.
+ *
+ * A document is either readable, with the content verification must see
+ * (derived from the bytes on disk by an independent model of each loader), or
+ * unreadable for a named reason. Then:
+ * - unreadable → `unresolvable`, with a detail that names the reason;
+ * - readable → `verified` iff the content's code points [start, end) are the
+ *   cited text, else `drifted`; a drifted verdict whose original text is known
+ *   (the index still holds the chunk) must locate the text where it now sits:
+ *   its only occurrence, or the occurrence nearest the old start (earlier on a
+ *   tie); when the text no longer occurs, no location is given.
+ */
+import { createHash } from "node:crypto";
+import type { Citation, Verification } from "../src/core/contracts.js";
+import { cpLength, cpOccurrences, cpSlice, lineRangeOf } from "./codepoints.js";
+import { normalizeTextModel } from "./corpus-gen.js";
+
+/** Hex SHA-256 of a string's UTF-8 bytes (node:crypto directly, not the product's helper). */
+export function sha256Hex(s: string | Uint8Array): string {
+  return createHash("sha256").update(s).digest("hex");
+}
+
+/** Why a source cannot be checked. */
+export type UnreadableReason =
+  | "missing"
+  | "not-a-file"
+  | "escapes"
+  | "symlink-loop"
+  | "permission"
+  | "not-utf8"
+  | "binary"
+  | "extraction-failed"
+  | "extractor-inactive"
+  | "class-mismatch"
+  | "snapshot-missing"
+  | "snapshot-symlink"
+  | "snapshot-unreadable"
+  | "snapshot-not-utf8";
+
+/** What verification can obtain for a document after the mutation. */
+export type Availability = { readable: true; content: string } | { readable: false; reason: UnreadableReason };
+
+/** A citation taken from a real search, with the text the search returned for it. */
+export interface CitedSpan {
+  citation: Citation;
+  text: string;
+  /** Index of the document in the world. */
+  doc: number;
+  /** The first citation the mutation was aimed at. */
+  primary: boolean;
+}
+
+/** The oracle's verdict for one citation. */
+export interface Expectation {
+  verdict: Verification["verdict"];
+  reason?: UnreadableReason | undefined;
+  /** Where a drifted citation's text must be reported, `null` when no location may be given, undefined when unchecked. */
+  relocated?: { start_offset: number; end_offset: number } | null | undefined;
+  /** Content the relocation lines are computed in. */
+  content?: string | undefined;
+}
+
+/** Categories of failure. The first five are the ones the issue names. */
+export const FAILURE_KINDS = [
+  "false-verified",
+  "drifted-unreadable",
+  "missing-detail",
+  "verdict-mismatch",
+  "detail-mismatch",
+  "relocation-mismatch",
+  "exception",
+  "hang",
+  "invariant",
+  "harness",
+] as const;
+export type FailureKind = (typeof FAILURE_KINDS)[number];
+
+/** One failure: its category and what exactly went wrong. */
+export interface Failure {
+  kind: FailureKind;
+  message: string;
+}
+
+/**
+ * How a text-class file's bytes read (the loader's documented rules): a NUL in
+ * the first 8 KiB is binary, otherwise strict UTF-8, BOM stripped, CRLF/CR → LF.
+ */
+export function textAvailability(bytes: Uint8Array): Availability {
+  if (bytes.subarray(0, 8192).includes(0)) return { readable: false, reason: "binary" };
+  let decoded: string;
+  try {
+    decoded = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return { readable: false, reason: "not-utf8" };
+  }
+  return { readable: true, content: normalizeTextModel(decoded) };
+}
+
+/**
+ * How a snapshot file reads: it is the indexed content itself, stored as UTF-8,
+ * and is compared as stored (no normalization); bytes that are not UTF-8 cannot
+ * be read as that content (the snapshot spec: "not UTF-8 → unresolvable").
+ */
+export function snapshotAvailability(bytes: Uint8Array): Availability {
+  try {
+    return { readable: true, content: new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes) };
+  } catch {
+    return { readable: false, reason: "snapshot-not-utf8" };
+  }
+}
+
+/** Whether bytes are valid UTF-8. */
+export function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The expected verdict for `cited` given its document's availability. */
+export function expectVerdict(cited: CitedSpan, avail: Availability, originalKnown: boolean): Expectation {
+  if (!avail.readable) return { verdict: "unresolvable", reason: avail.reason };
+  const { start_offset: start, end_offset: end } = cited.citation;
+  const content = avail.content;
+  if (end <= cpLength(content) && cpSlice(content, start, end) === cited.text) return { verdict: "verified" };
+  if (!originalKnown) return { verdict: "drifted", relocated: null, content };
+  const at = cpOccurrences(content, cited.text);
+  if (at.length === 0) return { verdict: "drifted", relocated: null, content };
+  let best = at[0]!;
+  for (const o of at) if (Math.abs(o - start) < Math.abs(best - start)) best = o;
+  return { verdict: "drifted", relocated: { start_offset: best, end_offset: best + (end - start) }, content };
+}
+
+/** What a detail must say for each unreadable reason (loose: the reason, not the wording). */
+const REASON_DETAIL: Record<UnreadableReason, RegExp> = {
+  missing: /no longer exists|does not exist/i,
+  "not-a-file": /not a regular file|cannot be read/i,
+  escapes: /outside the base directory/i,
+  "symlink-loop": /cannot be read|symbolic link|loop/i,
+  permission: /cannot be read|permission|EACCES/i,
+  "not-utf8": /UTF-8|cannot be read as text/i,
+  binary: /binary/i,
+  "extraction-failed": /re-extraction/i,
+  "extractor-inactive": /not active/i,
+  "class-mismatch": /must be a snapshot citation/i,
+  "snapshot-missing": /no snapshot/i,
+  "snapshot-symlink": /symlink/i,
+  "snapshot-unreadable": /snapshot cannot be read/i,
+  "snapshot-not-utf8": /snapshot.*(UTF-8|cannot be read)/i,
+};
+
+/** Compare the product's answer with the expectation; an empty list means it was right. */
+export function judge(exp: Expectation, actual: Verification, cited: CitedSpan): Failure[] {
+  const failures: Failure[] = [];
+  const where = `${cited.citation.source_class} ${cited.citation.start_offset}-${cited.citation.end_offset}`;
+  if (typeof actual.detail !== "string" || actual.detail.trim() === "") {
+    failures.push({ kind: "missing-detail", message: `${where}: verdict ${actual.verdict} came without a detail` });
+  }
+  if (actual.verdict !== exp.verdict) {
+    const kind: FailureKind =
+      actual.verdict === "verified" ? "false-verified" : actual.verdict === "drifted" && exp.verdict === "unresolvable" ? "drifted-unreadable" : "verdict-mismatch";
+    failures.push({
+      kind,
+      message: `${where}: expected ${exp.verdict}${exp.reason ? ` (${exp.reason})` : ""}, got ${actual.verdict}: ${actual.detail}`,
+    });
+    return failures;
+  }
+  const detail = actual.detail ?? "";
+  if (exp.verdict === "verified" && !/matches/i.test(detail)) {
+    failures.push({ kind: "detail-mismatch", message: `${where}: verified, but the detail does not say it matches: ${detail}` });
+  }
+  if (exp.verdict === "drifted" && !/differs|code points long/i.test(detail)) {
+    failures.push({ kind: "detail-mismatch", message: `${where}: drifted, but the detail does not say how: ${detail}` });
+  }
+  if (exp.verdict === "unresolvable" && exp.reason) {
+    if (!REASON_DETAIL[exp.reason].test(detail)) {
+      failures.push({ kind: "detail-mismatch", message: `${where}: unresolvable (${exp.reason}) but the detail says: ${detail}` });
+    }
+  }
+  if (exp.verdict === "drifted" && exp.relocated !== undefined) failures.push(...judgeRelocation(exp, actual, where));
+  return failures;
+}
+
+function judgeRelocation(exp: Expectation, actual: Verification, where: string): Failure[] {
+  const want = exp.relocated;
+  const got = actual.relocated;
+  if (want === null || want === undefined) {
+    if (got) return [{ kind: "relocation-mismatch", message: `${where}: no location expected, got ${got.start_offset}-${got.end_offset}` }];
+    return [];
+  }
+  if (!got || got.start_offset !== want.start_offset || got.end_offset !== want.end_offset) {
+    return [
+      {
+        kind: "relocation-mismatch",
+        message: `${where}: the text now sits at ${want.start_offset}-${want.end_offset}, the verification says ${got ? `${got.start_offset}-${got.end_offset}` : "nothing"} (detail: ${actual.detail})`,
+      },
+    ];
+  }
+  const lines = lineRangeOf(exp.content ?? "", want.start_offset, want.end_offset);
+  const hint = `${want.start_offset}-${want.end_offset} (lines ${lines.startLine}-${lines.endLine})`;
+  if (!actual.detail.includes(hint)) {
+    return [{ kind: "relocation-mismatch", message: `${where}: the detail should point at ${hint}: ${actual.detail}` }];
+  }
+  return [];
+}

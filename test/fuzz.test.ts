@@ -1,0 +1,164 @@
+/**
+ * The reliability tools (fuzz/) as part of `npm test`: the oracle's own rules,
+ * a bounded citation-integrity fuzz, a bounded crash torture and a short
+ * concurrency soak. The full-size runs (10,000 cases, 100 kills, 60 s) are
+ * `npm run fuzz` / `torture` / `soak`; see docs/reliability.md.
+ */
+import { describe, expect, it } from "vitest";
+import type { Citation, Verification } from "../src/core/contracts.js";
+import { cpSlice } from "../fuzz/codepoints.js";
+import { generateCase } from "../fuzz/case-spec.js";
+import { normalizeTextModel, pdfModelFromContent, pdfContent, htmlModelFromContent, htmlContent, type HtmlModel } from "../fuzz/corpus-gen.js";
+import { rawIndexMap } from "../fuzz/edits.js";
+import { runFuzz, type FuzzReport } from "../fuzz/fuzz.js";
+import { MUTATION_KINDS } from "../fuzz/mutations.js";
+import { expectVerdict, judge, sha256Hex, snapshotAvailability, textAvailability, type CitedSpan } from "../fuzz/oracle.js";
+import { runSoak, type SoakReport } from "../fuzz/soak.js";
+import { runTorture, type TortureReport } from "../fuzz/torture.js";
+import { renderReliabilityDoc } from "../fuzz/write-reliability-doc.js";
+
+const content = "alpha 😀 beta\ngamma 𠀀 delta\n";
+
+function cited(start: number, end: number, text = cpSlice(content, start, end)): CitedSpan {
+  const citation: Citation = {
+    document_id: "d",
+    chunk_id: "c",
+    source: "/base/x.md",
+    source_class: "text",
+    extractor: null,
+    start_offset: start,
+    end_offset: end,
+    start_line: 1,
+    end_line: 1,
+    text_hash: sha256Hex(text),
+  };
+  return { citation, text, doc: 0, primary: true };
+}
+
+describe("the oracle", () => {
+  it("expects verified only where the code points still match, with astral characters counted once", () => {
+    const span = cited(6, 12); // "😀 beta"
+    expect(span.text).toBe("😀 beta");
+    expect(expectVerdict(span, { readable: true, content }, true).verdict).toBe("verified");
+    const moved = "x" + content;
+    expect(expectVerdict(span, { readable: true, content: moved }, true)).toMatchObject({
+      verdict: "drifted",
+      relocated: { start_offset: 7, end_offset: 13 },
+    });
+    expect(expectVerdict(span, { readable: true, content: moved }, false)).toMatchObject({ verdict: "drifted", relocated: null });
+    expect(expectVerdict(span, { readable: false, reason: "escapes" }, true)).toEqual({ verdict: "unresolvable", reason: "escapes" });
+  });
+
+  it("locates moved text at the occurrence nearest the old start, the earlier one on a tie", () => {
+    const span = cited(2, 4, "ab");
+    expect(expectVerdict(span, { readable: true, content: "abxxxxab" }, true).relocated).toEqual({ start_offset: 0, end_offset: 2 });
+    expect(expectVerdict(span, { readable: true, content: "xxxxxxab" }, true).relocated).toEqual({ start_offset: 6, end_offset: 8 });
+    expect(expectVerdict(span, { readable: true, content: "xxxabxxx" }, true).relocated).toEqual({ start_offset: 3, end_offset: 5 });
+  });
+
+  it("fails a false verified, a drifted where the source could not be read, a missing detail, a wrong location", () => {
+    const span = cited(6, 12);
+    const unreadable = expectVerdict(span, { readable: false, reason: "permission" }, true);
+    const verified: Verification = { verdict: "verified", detail: "the text at code points 6-12 matches the cited hash." };
+    expect(judge(unreadable, verified, span).map((f) => f.kind)).toEqual(["false-verified"]);
+    const drifted: Verification = { verdict: "drifted", detail: "the text at code points 6-12 differs from what was cited." };
+    expect(judge(unreadable, drifted, span).map((f) => f.kind)).toEqual(["drifted-unreadable"]);
+    const ok = expectVerdict(span, { readable: true, content }, true);
+    expect(judge(ok, { verdict: "verified", detail: "" }, span).map((f) => f.kind)).toContain("missing-detail");
+    const moved = expectVerdict(span, { readable: true, content: "x" + content }, true);
+    const wrong: Verification = { ...drifted, relocated: { start_offset: 8, end_offset: 14 } };
+    expect(judge(moved, wrong, span).map((f) => f.kind)).toEqual(["relocation-mismatch"]);
+    const right: Verification = {
+      verdict: "drifted",
+      detail: "the text at code points 6-12 differs from what was cited. The cited text now sits at code points 7-13 (lines 1-1).",
+      relocated: { start_offset: 7, end_offset: 13 },
+    };
+    expect(judge(moved, right, span)).toEqual([]);
+    const reasonless: Verification = { verdict: "unresolvable", detail: "something went wrong" };
+    expect(judge(unreadable, reasonless, span).map((f) => f.kind)).toEqual(["detail-mismatch"]);
+  });
+
+  it("models the text loader and the snapshot store from the bytes alone", () => {
+    expect(textAvailability(Buffer.from("\ufeffa\r\nb\rc\n"))).toEqual({ readable: true, content: "a\nb\nc\n" });
+    expect(textAvailability(Buffer.from([0x61, 0xff]))).toEqual({ readable: false, reason: "not-utf8" });
+    expect(textAvailability(Buffer.from([0x61, 0x00, 0x62]))).toEqual({ readable: false, reason: "binary" });
+    expect(snapshotAvailability(Buffer.from("\ufeffa\r\n"))).toEqual({ readable: true, content: "\ufeffa\r\n" });
+    expect(snapshotAvailability(Buffer.from([0xed, 0xa0, 0x80]))).toEqual({ readable: false, reason: "snapshot-not-utf8" });
+    expect(normalizeTextModel("x\r\n\r\ny")).toBe("x\n\ny");
+    const raw = "\ufeffa😀\r\nb";
+    expect(rawIndexMap(raw)).toEqual([1, 2, 4, 6, 7]);
+  });
+
+  it("round-trips extracted-document models through their content", () => {
+    const html: HtmlModel = { type: "html", blocks: [{ level: 2, text: "Title" }, { level: 0, text: "one two" }], wsSeed: 1, crlf: false };
+    expect(htmlContent(htmlModelFromContent("## Title\n\none   two\n\n\n", html))).toBe("## Title\n\none two");
+    const pdf = pdfModelFromContent("line one  \nline 😀 two\n\n😀𠀀\n\n\n");
+    expect(pdfContent(pdf)).toBe("line one\nline two\n\n😀𠀀");
+  });
+
+  it("generates the same case from the same seed, and every kind in turn", () => {
+    expect(generateCase(9, 41)).toEqual(generateCase(9, 41));
+    expect(new Set(Array.from({ length: MUTATION_KINDS.length }, (_, i) => generateCase(9, i).kind)).size).toBe(MUTATION_KINDS.length);
+  });
+});
+
+describe("bounded reliability runs", () => {
+  const reports: { fuzz?: FuzzReport; torture?: TortureReport; soak?: SoakReport } = {};
+
+  it("fuzz: 340 cases over every source class and mutation kind, zero failures", async () => {
+    const report = await runFuzz({ cases: 340, seed: 20_240_601, shrink: true, hangTimeoutMs: 20_000 });
+    reports.fuzz = report;
+    expect(report.failures.cases, JSON.stringify(report.failures.cases.slice(0, 3), null, 1)).toEqual([]);
+    expect(report.ok).toBe(true);
+    for (const kind of MUTATION_KINDS) expect(report.by_kind[kind]!.citations, kind).toBeGreaterThan(0);
+    for (const cls of ["text", "extracted", "snapshot"]) expect(report.by_class[cls]!.citations, cls).toBeGreaterThan(0);
+    expect(report.verdicts.verified).toBeGreaterThan(0);
+    expect(report.verdicts.drifted).toBeGreaterThan(0);
+    expect(report.verdicts.unresolvable).toBeGreaterThan(0);
+    expect(report.relocations.located).toBeGreaterThan(0);
+    // Read permission must have been exercised for real (in-process as a user, as `nobody` under root).
+    expect(report.permission.mode).not.toBe("skip");
+    expect(report.by_kind.unreadable!.verdicts.unresolvable).toBeGreaterThan(0);
+  }, 240_000);
+
+  it("torture: 10 SIGKILLs of the real CLI ingest, every state old-or-new, every next ingest converging", async () => {
+    const report = await runTorture({ kills: 10, seed: 7, corpus: { small: 30, big: 1, bigBytes: 300_000 } });
+    reports.torture = report;
+    expect(report.violations).toEqual([]);
+    expect(report.kills).toBe(10);
+    expect(report.kills_survived).toBe(10);
+    expect(report.converged).toBe(report.recoveries);
+    // The kills really landed mid-run: some left documents at both versions.
+    expect(report.partial_states).toBeGreaterThan(0);
+    expect(report.ok).toBe(true);
+  }, 240_000);
+
+  it("soak: 16 clients searching through grk serve during an ingest and a re-ingest, zero errors", async () => {
+    const report = await runSoak({ seconds: 5, clients: 16, seed: 3, corpus: { small: 30, big: 1, bigBytes: 100_000 } });
+    reports.soak = report;
+    expect(report.error_samples).toEqual([]);
+    expect(report.errors).toBe(0);
+    expect(report.database_locked).toBe(0);
+    expect(report.inconsistent).toBe(0);
+    expect(report.ingests.cli + report.ingests.rest).toBeGreaterThanOrEqual(2);
+    expect(report.requests_during_ingest).toBeGreaterThan(0);
+    expect(report.hits_checked).toBeGreaterThan(0);
+    expect(report.ok).toBe(true);
+  }, 240_000);
+
+  it("renders the reliability page from the runs' reports, figures included", () => {
+    const { fuzz, torture, soak } = reports;
+    if (!fuzz || !torture || !soak) throw new Error("the bounded runs above did not all complete");
+    const page = renderReliabilityDoc(
+      { ...fuzz, command: "npm run fuzz -- --cases 340" },
+      [{ ...torture, command: "npm run torture -- --kills 10" }],
+      { ...soak, command: "npm run soak -- --seconds 5" },
+      ["--fuzz", "f.json", "--torture", "t.json", "--soak", "s.json"],
+    );
+    expect(page).toContain("npm run fuzz -- --cases 340");
+    expect(page).toContain(`**340 cases, ${fuzz.citations.toLocaleString("en-US")} citations verified, 0 false \`verified\``);
+    expect(page).toContain(`${torture.kills} kills, ${torture.kills_survived} survived, 0 violations`);
+    expect(page).toContain(`${soak.requests.toLocaleString("en-US")} searches`);
+    for (const kind of MUTATION_KINDS) expect(page).toContain(`\`${kind}\``);
+  });
+});
