@@ -263,8 +263,13 @@ export class Collection {
       citation: citationOf(row),
     }));
     if (opts.verify) {
+      // One read (or re-extraction) per source for the whole result list.
+      const readCache = new Map<string, Promise<string>>();
       for (const [i, hit] of hits.entries()) {
-        hit.verification = await this.verifyStored(rows[i]!, opts.baseDir);
+        hit.verification = await verifyCitation(citationOf(rows[i]!), {
+          ...this.verifyContext(rows[i]!, opts.baseDir),
+          readCache,
+        });
       }
     }
     return hits;
@@ -416,10 +421,6 @@ export class Collection {
   close(): void {
     this.store.close();
     void this.rerankerPromise?.then((r) => r.close?.()).catch(() => undefined);
-  }
-
-  private verifyStored(chunk: StoredChunk, baseDir: string | undefined): Promise<Verification> {
-    return verifyCitation(citationOf(chunk), this.verifyContext(chunk, baseDir));
   }
 
   private verifyContext(chunk: StoredChunk, baseDir: string | undefined): VerifyContext {

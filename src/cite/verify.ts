@@ -25,6 +25,12 @@ export interface VerifyContext {
   readExtracted?: ((citation: Citation, realPath: string) => Promise<string>) | undefined;
   /** Obtain a snapshot document's stored text. */
   readSnapshot?: ((citation: Citation) => Promise<string>) | undefined;
+  /**
+   * Share reads between citations checked together (one search's hits): the
+   * same source is read, or re-extracted, once. Containment is still checked
+   * per citation; only the read after it is shared. Failures are not cached.
+   */
+  readCache?: Map<string, Promise<string>> | undefined;
 }
 
 /** Re-check a citation against its source: verified, drifted or unresolvable, always with a detail. */
@@ -46,10 +52,24 @@ export async function checkCitation(
   }
 }
 
+/** Run `read` once per key within a shared cache; a failed read is forgotten so errors stay per citation. */
+function cached(ctx: VerifyContext, key: string, read: () => Promise<string>): Promise<string> {
+  const cache = ctx.readCache;
+  if (!cache) return read();
+  let p = cache.get(key);
+  if (!p) {
+    p = read();
+    cache.set(key, p);
+    p.catch(() => cache.delete(key));
+  }
+  return p;
+}
+
 async function obtainContent(citation: Citation, ctx: VerifyContext): Promise<string> {
   if (citation.source_class === "snapshot") {
-    if (!ctx.readSnapshot) throw unresolvable("snapshot citations need the collection's snapshot store to verify.");
-    return ctx.readSnapshot(citation);
+    const readSnapshot = ctx.readSnapshot;
+    if (!readSnapshot) throw unresolvable("snapshot citations need the collection's snapshot store to verify.");
+    return cached(ctx, `snapshot\0${citation.document_id}\0${citation.source}`, () => readSnapshot(citation));
   }
   if (isUrlSource(citation.source)) {
     throw unresolvable(`a URL source must be a snapshot citation; this one says '${citation.source_class}'.`);
@@ -60,10 +80,11 @@ async function obtainContent(citation: Citation, ctx: VerifyContext): Promise<st
   }
   const realPath = await containedPath(citation.source, ctx.baseDir);
   if (citation.source_class === "extracted") {
-    if (!ctx.readExtracted) throw unresolvable("extracted citations need the extractor registry to verify.");
-    return ctx.readExtracted(citation, realPath);
+    const readExtracted = ctx.readExtracted;
+    if (!readExtracted) throw unresolvable("extracted citations need the extractor registry to verify.");
+    return cached(ctx, `extracted\0${realPath}\0${citation.extractor ?? ""}`, () => readExtracted(citation, realPath));
   }
-  return readTextSource(realPath, citation.source, ctx.maxFileSize);
+  return cached(ctx, `text\0${realPath}`, () => readTextSource(realPath, citation.source, ctx.maxFileSize));
 }
 
 async function containedPath(source: string, baseDir: string): Promise<string> {
