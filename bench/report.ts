@@ -1,0 +1,253 @@
+/**
+ * Markdown summary of one run's results (bench/results/<name>.md, the console
+ * table, and the sections of docs/benchmarks.md). Every number comes from the
+ * results object; nothing here measures.
+ */
+import { QUERY_CLASSES } from "./queries.js";
+import type { BenchResults } from "./suite.js";
+import { openWallMs } from "./targets.js";
+
+const fmt = (x: number | null | undefined, digits = 2): string =>
+  x === null || x === undefined || Number.isNaN(x) ? "–" : Number(x.toFixed(digits)).toLocaleString("en-US", { maximumFractionDigits: digits });
+
+/** A ratio with two significant digits when small (0.0031×), two decimals otherwise. */
+const ratio = (x: number | undefined): string =>
+  x === undefined || Number.isNaN(x) ? "–" : `${x !== 0 && Math.abs(x) < 0.1 ? Number(x.toPrecision(2)) : fmt(x, 2)}×`;
+
+function table(head: string[], rows: string[][]): string[] {
+  return [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)];
+}
+
+/** Render one run as Markdown; `level` is the heading level of its sections. */
+export function renderMarkdown(r: BenchResults, level = 2): string {
+  const h = "#".repeat(level);
+  const out: string[] = [];
+  const git = r.git ? `${r.git.commit.slice(0, 10)}${r.git.dirty ? " (uncommitted changes)" : ""}` : "unknown";
+  out.push(
+    `Run \`${r.name}\` at ${r.created_at}, commit ${git}; ${r.machine.cpus} × ${r.machine.cpu_model}, ${r.machine.memory_gb} GB, Node ${r.machine.node}; ` +
+      `tasks ${r.config.runner === "child" ? "each in a fresh process" : "in-process"}; took ${fmt(r.duration_s, 0)} s; ` +
+      `load average ${r.machine.load_average_start.join("/")} at start, ${r.machine.load_average_end.join("/")} at end (1/5/15 min; above ~0 means other work shared the cores). ` +
+      `Chunker ${r.config.chunker.chunk_size}/${r.config.chunker.chunk_overlap}.`,
+    "",
+  );
+
+  if (r.points.length > 0) {
+    out.push(`${h} Ingest (BM25 only)`, "");
+    out.push(
+      ...table(
+        ["point", "documents", "chunks", "MiB of text", "increment s", "CPU s", "docs/s", "chunks/s", "MB/s", "peak RSS MiB", "index MiB", "bytes/chunk"],
+        r.points.map((p) => {
+          const inc = p.increment;
+          const s = inc ? inc.ingest.duration_ms / 1000 : NaN;
+          return [
+            p.label,
+            fmt(p.documents, 0),
+            fmt(p.chunks, 0),
+            fmt(p.corpus_bytes / 2 ** 20, 1),
+            fmt(s, 1),
+            inc && inc.ingest.cpu_user_s !== undefined ? fmt(inc.ingest.cpu_user_s + inc.ingest.cpu_system_s, 1) : "–",
+            inc ? fmt(inc.ingest.indexed / s, 0) : "–",
+            inc ? fmt(inc.ingest.chunks_written / s, 0) : "–",
+            inc ? fmt(inc.corpus.bytes / 1e6 / s, 2) : "–",
+            inc ? fmt(Math.max(inc.ingest.memory.max_rss_mb, inc.ingest.memory.peak_rss_mb), 0) : "–",
+            fmt(p.index?.mb, 1),
+            fmt(p.index?.bytes_per_chunk, 0),
+          ];
+        }),
+      ),
+      "",
+    );
+    const t = r.ingest_total;
+    if (t) {
+      out.push(
+        `Total: ${fmt(t.documents, 0)} documents, ${fmt(t.chunks, 0)} chunks, ${fmt(t.mb, 1)} MiB ingested in ${fmt(t.duration_s, 1)} s ` +
+          `(${fmt(t.docs_per_s, 0)} docs/s, ${fmt(t.chunks_per_s, 0)} chunks/s, ${fmt(t.mb_per_s, 2)} MiB/s); peak RSS of the ingesting process ${fmt(t.peak_rss_mb, 0)} MiB.`,
+        "",
+      );
+    }
+    const biggest = r.points.at(-1)?.increment;
+    if (biggest && biggest.ingest.memory.series.length > 1) {
+      const series = biggest.ingest.memory.series;
+      const at = (f: number) => series[Math.min(series.length - 1, Math.round(f * (series.length - 1)))]!;
+      out.push(
+        `RSS while ingesting the last increment (is memory flat?): ` +
+          [0, 0.25, 0.5, 0.75, 1].map((f) => `${fmt(at(f)[1], 0)} MiB at ${fmt(at(f)[0], 0)} s`).join(", ") +
+          ".",
+        "",
+      );
+    }
+  }
+
+  const withBm25 = r.points.filter((p) => p.bm25);
+  if (withBm25.length > 0) {
+    out.push(`${h} BM25 query latency (ms)`, "");
+    const rows: string[][] = [];
+    for (const p of withBm25) {
+      for (const c of QUERY_CLASSES) {
+        const cl = p.bm25!.classes[c];
+        const peer = p.peer?.classes[c];
+        if (!cl) continue;
+        rows.push([
+          p.label,
+          c,
+          fmt(cl.latency.p50_ms, 3),
+          fmt(cl.latency.p95_ms, 3),
+          fmt(cl.latency.p99_ms, 3),
+          `${cl.latency.runs} (+${cl.latency.warmup} warm-up)`,
+          fmt(cl.mean_hits, 1),
+          peer ? fmt(peer.latency.p50_ms, 3) : "–",
+          ratio(p.ratios?.query_p50[c]),
+        ]);
+      }
+    }
+    out.push(...table(["point", "class", "p50", "p95", "p99", "runs", "mean hits", "MiniSearch p50", "ours/theirs p50"], rows), "");
+    out.push(
+      "Classes: `short` = 1–8 terms (search-log lengths; 60% Zipf-drawn, 40% rare-tail words), `long12` = 12 Zipf-drawn terms, " +
+        "`paragraph` = a 40–80-word paragraph pasted from a corpus document. Top 10 per query.",
+      "",
+    );
+  }
+
+  const withPeer = r.points.filter((p) => p.peer);
+  if (withPeer.length > 0) {
+    out.push(`${h} Side by side with MiniSearch (same chunks, same queries, same run)`, "");
+    out.push(
+      ...table(
+        ["point", "ours ingest s", "MiniSearch ingest s (read+chunk / index)", "ingest ours/theirs", "ours RSS held MiB", "MiniSearch RSS held MiB", "memory ours/theirs", "heap ours/theirs MiB"],
+        withPeer.map((p) => {
+          const oursIngest = r.points.filter((q) => q.target <= p.target).reduce((n, q) => n + (q.increment?.ingest.duration_ms ?? 0), 0);
+          return [
+            p.label,
+            fmt(oursIngest / 1000, 1),
+            `${fmt(p.peer!.ingest_ms / 1000, 1)} (${fmt(p.peer!.read_chunk_ms / 1000, 1)} / ${fmt(p.peer!.index_ms / 1000, 1)})`,
+            ratio(p.ratios?.ingest_time),
+            fmt(p.bm25?.memory.rss_delta_mb, 1),
+            fmt(p.peer!.memory.rss_delta_mb, 1),
+            ratio(p.ratios?.memory_rss),
+            `${fmt(p.bm25?.memory.heap_delta_mb, 1)} / ${fmt(p.peer!.memory.heap_delta_mb, 1)}`,
+          ];
+        }),
+      ),
+      "",
+      `Peer: ${withPeer[0]!.peer!.library}, default options. Memory held = RSS (and heap) after GC with the index open and queried, minus before, each in its own fresh process.`,
+      "",
+    );
+  }
+
+  const withOpen = r.points.filter((p) => p.open);
+  if (withOpen.length > 0) {
+    out.push(`${h} Open a collection and answer a first query`, "");
+    out.push(
+      ...table(
+        ["point", "import ms", "open ms", "first query ms", "open+query ms (in library)", "process wall ms (script)", "CLI wall ms (median)", "method"],
+        withOpen.map((p) => {
+          const o = p.open!;
+          const m = (f: (x: (typeof o.script)[number]) => number) => fmt([...o.script.map(f)].sort((a, b) => a - b)[Math.floor(o.script.length / 2)], 1);
+          return [p.label, m((x) => x.import_ms), m((x) => x.open_ms), m((x) => x.first_query_ms), m((x) => x.open_and_first_query_ms), m((x) => x.wall_ms), fmt(o.cli?.median_wall_ms, 0), `${o.method}, ${o.script.length} runs`];
+        }),
+      ),
+      "",
+    );
+    const w = openWallMs(withOpen.at(-1)!);
+    if (w !== undefined) out.push(`Fresh-process wall time at the largest point: ${fmt(w, 0)} ms (includes Node start-up).`, "");
+  }
+
+  if (r.verify) {
+    out.push(`${h} Verification throughput`, "");
+    out.push(
+      ...table(
+        ["source class", "citations", "per second", "verdicts", "sources"],
+        (["text", "extracted", "snapshot"] as const).map((c) => {
+          const v = r.verify![c];
+          return [c, fmt(v.citations, 0), fmt(v.per_second, 1), Object.entries(v.verdicts).map(([k, n]) => `${k} ${n}`).join(", "), fmt(v.sources, 0)];
+        }),
+      ),
+      "",
+      "text: files of the main corpus; extracted: generated PDFs (each check re-runs the PDF extractor); snapshot: HTML pages served on 127.0.0.1, ingested as URLs (each check re-reads the stored snapshot).",
+      "",
+    );
+  }
+
+  if (r.vectors) {
+    out.push(`${h} Vector search (sqlite-vec, generated ${r.vectors.dimensions}-d vectors, ${r.vectors.distance})`, "");
+    out.push(
+      ...table(
+        ["vectors", "fill vectors/s", "file MiB", "bytes/vector", "k=10 p50", "k=10 p95", "k=10 p99", "k=50 p50", "k=50 p99", "runs"],
+        r.vectors.points.map((p) => [
+          fmt(p.vectors, 0),
+          fmt(p.fill_vectors_per_s, 0),
+          fmt(p.file_mb, 1),
+          fmt(p.bytes_per_vector, 0),
+          fmt(p.knn10.p50_ms, 2),
+          fmt(p.knn10.p95_ms, 2),
+          fmt(p.knn10.p99_ms, 2),
+          fmt(p.knn50.p50_ms, 2),
+          fmt(p.knn50.p99_ms, 2),
+          `${p.knn10.runs} (+${p.knn10.warmup})`,
+        ]),
+      ),
+      "",
+    );
+  }
+
+  if (r.dense) {
+    out.push(`${h} Dense and hybrid`, "");
+    const d = r.dense;
+    const e = d.embedding;
+    if (e && "sentences_per_s" in e) {
+      out.push(
+        `Local model ${e.model} (${e.dimensions}-d): ${fmt(e.sentences_per_s, 1)} sentences/s on ${e.sentences} corpus chunks (mean ${e.mean_chars} chars), ` +
+          `model load ${fmt(e.load_ms / 1000, 1)} s; query embedding p50 ${fmt(e.query_embedding.p50_ms, 1)} ms, p95 ${fmt(e.query_embedding.p95_ms, 1)} ms (${e.query_embedding.runs} runs).`,
+        "",
+      );
+    } else if (e) {
+      out.push(`Local model: unavailable: ${e.unavailable} (${e.message}).`, "");
+    }
+    for (const p of d.bm25_only_probe ?? []) {
+      out.push(`- ${p.mode} search on the BM25-only collection: ${p.outcome === "refused" ? `refused, ${p.code}: ${p.message}` : `answered (${p.hits} hits)`}`);
+    }
+    if (d.bm25_only_probe) out.push("");
+    const ing = d.collection?.ingest;
+    if (ing) {
+      const ignored = d.dense?.unavailable !== undefined;
+      out.push(
+        `Collection ingested with \`dense: true\`: ${fmt(ing.total_chunks, 0)} chunks in ${fmt(ing.duration_ms / 1000, 1)} s (${fmt(ing.total_chunks / (ing.duration_ms / 1000), 1)} chunks/s), peak RSS ${fmt(ing.memory.max_rss_mb, 0)} MiB` +
+          (ignored ? " — no vectors were written (dense search answers " + d.dense!.unavailable + "), so this is a BM25-only ingest." : "."),
+        "",
+      );
+    }
+    const rows: string[][] = [];
+    for (const mode of ["dense", "hybrid"] as const) {
+      const q = d[mode];
+      if (!q) continue;
+      if (q.unavailable) {
+        rows.push([mode, "all", `unavailable: ${q.unavailable}`, "", "", "", ""]);
+        continue;
+      }
+      const embedP50 = e && "query_embedding" in e ? e.query_embedding.p50_ms : undefined;
+      for (const c of QUERY_CLASSES) {
+        const cl = q.classes[c];
+        if (!cl) continue;
+        rows.push([mode, c, fmt(cl.latency.p50_ms, 2), fmt(cl.latency.p95_ms, 2), fmt(cl.latency.p99_ms, 2), embedP50 !== undefined ? fmt(Math.max(0, cl.latency.p50_ms - embedP50), 2) : "–", `${cl.latency.runs}`]);
+      }
+    }
+    if (rows.length > 0) out.push(...table(["mode", "class", "p50 ms", "p95 ms", "p99 ms", "p50 − query-embedding p50", "runs"], rows), "");
+  }
+
+  if (r.targets.length > 0) {
+    out.push(`${h} Targets`, "");
+    out.push(
+      ...table(
+        ["issue", "target", "measured", "met"],
+        r.targets.map((t) => [`#${t.issue}`, `${t.description} ${t.target}`, `${fmt(t.measured, 3)} ${t.unit}`, t.met ? "yes" : "**no**"]),
+      ),
+      "",
+    );
+  }
+  if (r.errors.length > 0) {
+    out.push(`${h} Stages that failed`, "");
+    for (const e of r.errors) out.push(`- ${e.stage}: ${e.message.split("\n")[0]}`);
+    out.push("");
+  }
+  return out.join("\n");
+}
