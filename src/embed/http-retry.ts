@@ -283,3 +283,23 @@ export function scrubSecret(err: unknown, secret: string | undefined): unknown {
   err.message = err.message.split(secret).join("[REDACTED]");
   return err;
 }
+
+/** Options every HTTP embedding provider takes (per-provider options extend this). */
+export interface HttpProviderOptions {
+  /** Expected width; learned from one probe request when omitted. */
+  dimensions?: number;
+  query_prefix?: string;
+  document_prefix?: string;
+  /** Texts per request. */
+  batch_size?: number;
+  /** Requests in flight. Default 2. */
+  concurrency?: number;
+  /** Per-request deadline in ms. Default 60000. */
+  timeout_ms?: number;
+  /** Attempts per request, first included. Default 4. */
+  max_attempts?: number;
+  allow_private_network?: boolean;
+  /** Backoff tuning beyond max_attempts; tests use it to avoid real waits. */
+  retry?: RetryPolicy;
+  resolver?: Resolver;
+}

@@ -4,34 +4,17 @@
  * usual place for Ollama) are reached only with `allow_private_network: true`.
  */
 import { GroundkitError } from "../core/errors.js";
-import type { Resolver } from "../net/ssrf-guard.js";
-import { apiUrl, postJsonWithRetry, type RetryPolicy } from "./http-retry.js";
+import { apiUrl, postJsonWithRetry, type HttpProviderOptions } from "./http-retry.js";
 import { createBatchedProvider, type EmbeddingProvider } from "./provider.js";
 
 /** Options for {@link createOllamaProvider}. */
-export interface OllamaProviderOptions {
+export interface OllamaProviderOptions extends HttpProviderOptions {
   /** Server root, e.g. `http://127.0.0.1:11434`. */
   base_url: string;
-  /** Model name as Ollama knows it, e.g. `nomic-embed-text`. */
+  /** Model name as Ollama knows it, e.g. `nomic-embed-text`. (Batch size default: 32.) */
   model: string;
-  /** Expected width; learned from one probe request when omitted. */
-  dimensions?: number;
-  query_prefix?: string;
-  document_prefix?: string;
-  /** Texts per request. Default 32. */
-  batch_size?: number;
-  /** Requests in flight. Default 2. */
-  concurrency?: number;
-  /** Per-request deadline in ms. Default 60000. */
-  timeout_ms?: number;
-  /** Attempts per request, first included. Default 4. */
-  max_attempts?: number;
   /** Let the server truncate inputs longer than the model's context (Ollama's default). Default true. */
   truncate?: boolean;
-  allow_private_network?: boolean;
-  /** Backoff tuning beyond max_attempts; tests use it to avoid real waits. */
-  retry?: RetryPolicy;
-  resolver?: Resolver;
 }
 
 /**

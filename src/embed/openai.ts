@@ -9,12 +9,11 @@
  * error message.
  */
 import { GroundkitError } from "../core/errors.js";
-import type { Resolver } from "../net/ssrf-guard.js";
-import { apiUrl, postJsonWithRetry, readApiKey, scrubSecret, type RetryPolicy } from "./http-retry.js";
+import { apiUrl, postJsonWithRetry, readApiKey, scrubSecret, type HttpProviderOptions } from "./http-retry.js";
 import { createBatchedProvider, type EmbeddingProvider } from "./provider.js";
 
 /** Options for {@link createOpenAIProvider}. */
-export interface OpenAIProviderOptions {
+export interface OpenAIProviderOptions extends HttpProviderOptions {
   /**
    * API root. `https://api.openai.com` and `https://api.openai.com/v1` both
    * work: `/v1/embeddings` is appended, or just `/embeddings` when the base
@@ -29,20 +28,8 @@ export interface OpenAIProviderOptions {
    * support shortening); when omitted the width is learned from one probe request.
    */
   dimensions?: number;
-  query_prefix?: string;
-  document_prefix?: string;
   /** Texts per request. Default 64. */
   batch_size?: number;
-  /** Requests in flight. Default 2. */
-  concurrency?: number;
-  /** Per-request deadline in ms. Default 60000. */
-  timeout_ms?: number;
-  /** Attempts per request, first included. Default 4. */
-  max_attempts?: number;
-  allow_private_network?: boolean;
-  /** Backoff tuning beyond max_attempts; tests use it to avoid real waits. */
-  retry?: RetryPolicy;
-  resolver?: Resolver;
   /** Where to read `api_key_env` from. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
 }
