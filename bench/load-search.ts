@@ -1,0 +1,137 @@
+/**
+ * `npm run bench:load [-- --seconds 10 --documents 5000]`: a load run against
+ * `POST /v1/search` of a real `grk serve` (its own process) at 1, 16 and 64
+ * concurrent clients; reports req/s, p50/p95/p99 and errors, and writes
+ * bench/results/load.json + load.md.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { Pool } from "undici";
+import { openCollection } from "../src/collection.js";
+import { DEFAULTS } from "../src/core/config.js";
+import { writeCorpus } from "./corpus.js";
+import { summarize, type Latency } from "./measure.js";
+import { buildQueries } from "./queries.js";
+
+const CLI = resolve(import.meta.dirname, "../../dist/cli/main.js");
+const LEVELS = [1, 16, 64];
+
+interface LevelResult {
+  clients: number;
+  seconds: number;
+  requests: number;
+  requests_per_s: number;
+  errors: number;
+  latency: Latency;
+}
+
+async function startServer(indexDir: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--index-dir", indexDir, "--log-format", "json"], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const url = await new Promise<string>((ok, fail) => {
+    let err = "";
+    child.stderr!.on("data", (d: Buffer) => {
+      err += d.toString();
+      const m = /listening on (http:\/\/[^\s"]+)/.exec(err);
+      if (m) ok(m[1]!);
+    });
+    child.on("exit", (code) => fail(new Error(`grk serve exited ${code}: ${err}`)));
+  });
+  return { url, child };
+}
+
+async function level(url: string, clients: number, seconds: number, queries: string[]): Promise<LevelResult> {
+  const pool = new Pool(url, { connections: clients, pipelining: 1 });
+  const samples: number[] = [];
+  let errors = 0;
+  let next = 0;
+  const deadline = performance.now() + seconds * 1000;
+  const worker = async (): Promise<void> => {
+    while (performance.now() < deadline) {
+      const query = queries[next++ % queries.length]!;
+      const t0 = performance.now();
+      try {
+        const res = await pool.request({
+          path: "/v1/search",
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query, top_k: 10 }),
+        });
+        await res.body.text();
+        if (res.statusCode !== 200) errors++;
+        else samples.push(performance.now() - t0);
+      } catch {
+        errors++;
+      }
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: clients }, worker));
+  const elapsed = (performance.now() - started) / 1000;
+  await pool.close();
+  return {
+    clients,
+    seconds: Number(elapsed.toFixed(2)),
+    requests: samples.length + errors,
+    requests_per_s: Number((samples.length / elapsed).toFixed(1)),
+    errors,
+    latency: summarize(samples.length ? samples : [0], 0),
+  };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      seconds: { type: "string", default: "10" },
+      documents: { type: "string", default: "5000" },
+      out: { type: "string", default: "bench/results" },
+    },
+    strict: true,
+  });
+  const seconds = Number(values.seconds);
+  const documents = Number(values.documents);
+  const scratch = mkdtempSync(join(tmpdir(), "grk-load-"));
+  let server: { url: string; child: ChildProcess } | undefined;
+  try {
+    const docs = join(scratch, "docs");
+    mkdirSync(docs);
+    writeCorpus(docs, 0, (d) => d >= documents, { chunkSize: DEFAULTS.chunkSize, chunkOverlap: DEFAULTS.chunkOverlap });
+    const col = openCollection({ indexDir: join(scratch, "index"), create: true });
+    await col.ingest([docs]);
+    col.close();
+    const queries = buildQueries({ short: 200, long12: 40, paragraph: 20 }, documents).map((q) => q.text);
+    server = await startServer(join(scratch, "index"));
+    const results: LevelResult[] = [];
+    for (const clients of LEVELS) {
+      await level(server.url, clients, 1, queries); // warm-up
+      results.push(await level(server.url, clients, seconds, queries));
+    }
+    const report = { name: "load", created_at: new Date().toISOString(), documents, seconds_per_level: seconds, node: process.version, results };
+    const md = [
+      "# Load: POST /v1/search",
+      "",
+      `${documents} generated documents; ${seconds} s per level after a 1 s warm-up; server \`grk serve\` in its own process on 127.0.0.1; query mix: short, 12-term and paragraph queries, top 10.`,
+      "",
+      "| clients | requests | req/s | errors | p50 ms | p95 ms | p99 ms |",
+      "|---|---|---|---|---|---|---|",
+      ...results.map(
+        (r) => `| ${r.clients} | ${r.requests} | ${r.requests_per_s} | ${r.errors} | ${r.latency.p50_ms} | ${r.latency.p95_ms} | ${r.latency.p99_ms} |`,
+      ),
+      "",
+    ].join("\n");
+    mkdirSync(values.out!, { recursive: true });
+    writeFileSync(join(values.out!, "load.json"), JSON.stringify(report, null, 2) + "\n");
+    writeFileSync(join(values.out!, "load.md"), md);
+    process.stdout.write(md);
+    if (results.some((r) => r.errors > 0)) process.exitCode = 1;
+  } finally {
+    server?.child.kill("SIGTERM");
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+await main();
