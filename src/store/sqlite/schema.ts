@@ -82,14 +82,17 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     sql: "",
     run: (db) => {
       const postings = new PostingsIndex(db);
-      const rows = db.prepare("SELECT id, text, metadata FROM chunks ORDER BY id").iterate() as IterableIterator<{
-        id: number;
-        text: string;
-        metadata: string;
-      }>;
-      for (const row of rows) {
-        const meta = JSON.parse(row.metadata) as { heading_path?: string[] };
-        postings.add(row.id, chunkTokens(row.text, meta.heading_path ?? []));
+      // Read in id-ordered pages with .all(): better-sqlite3 forbids writes while an iterator is open,
+      // and PostingsIndex.add writes (it flushes segments every few thousand documents).
+      const page = db.prepare("SELECT id, text, metadata FROM chunks WHERE id > ? ORDER BY id LIMIT 1000");
+      for (let last = -1; ; ) {
+        const rows = page.all(last) as Array<{ id: number; text: string; metadata: string }>;
+        if (rows.length === 0) break;
+        for (const row of rows) {
+          const meta = JSON.parse(row.metadata) as { heading_path?: string[] };
+          postings.add(row.id, chunkTokens(row.text, meta.heading_path ?? []));
+        }
+        last = rows[rows.length - 1]!.id;
       }
       db.exec("DROP TABLE IF EXISTS chunks_fts");
     },
