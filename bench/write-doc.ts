@@ -17,12 +17,14 @@ import { SIZES, type BenchResults } from "./suite.js";
 
 const ORDER = Object.keys(SIZES);
 
-/** Load every results file in `dir`, ordered by size class (then name). */
+/** Load every suite results file in `dir` (other JSON files are skipped), ordered by size class (then name). */
 export function loadResults(dir: string): BenchResults[] {
   if (!existsSync(dir)) return [];
   const runs = readdirSync(dir)
     .filter((f) => f.endsWith(".json"))
-    .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as BenchResults);
+    .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as Partial<BenchResults>)
+    // Other tools write their own results here too; keep only this suite's runs.
+    .filter((r): r is BenchResults => typeof r.config?.size === "string" && Array.isArray(r.points) && Array.isArray(r.targets));
   const rank = (r: BenchResults) => {
     const i = ORDER.indexOf(r.config.size);
     return i < 0 ? ORDER.length : i;
