@@ -39,6 +39,12 @@ export function buildProgram(): Command {
   return program;
 }
 
+// A reader that stops early (`grk search … | head`) closes the pipe: that is not an error.
+process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw err;
+});
+
 try {
   await buildProgram().parseAsync(process.argv);
   await closeEmbeddingProviders();
