@@ -23,7 +23,8 @@ export interface Latency {
   warmup: number;
 }
 
-const round = (x: number, digits = 3): number => Number(x.toFixed(digits));
+/** Rounded to `digits`; `+ 0` turns a rounded -0 into 0, which JSON cannot keep apart anyway. */
+const round = (x: number, digits = 3): number => Number(x.toFixed(digits)) + 0;
 
 /** Summarize timed samples (ms). Throws on an empty list. */
 export function summarize(samples: readonly number[], warmup: number): Latency {
