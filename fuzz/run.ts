@@ -7,11 +7,11 @@
  * `drifted` where the source could not be read, any verdict without a detail,
  * or any other expected/actual mismatch. The same seed replays the same cases.
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import { pathToFileURL } from "node:url";
+import { readFileSync } from "node:fs";
 import type { CaseSpec } from "./case-spec.js";
 import { runFuzz, type FuzzReport } from "./fuzz.js";
 import { MUTATION_KINDS } from "./mutations.js";
+import { emitReport, runIfMain } from "./tool-cli.js";
 
 interface Args {
   cases: number;
@@ -128,15 +128,7 @@ async function main(): Promise<void> {
     },
   });
   if (tty) process.stderr.write("\n");
-  const json = JSON.stringify({ ...report, command }, null, 2);
-  if (args.out) writeFileSync(args.out, json + "\n");
-  process.stdout.write(args.json ? json + "\n" : renderText(report, command) + "\n");
-  process.exitCode = report.ok ? 0 : 1;
+  emitReport(report, command, args, renderText);
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  main().catch((err: unknown) => {
-    process.stderr.write(`fuzz: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(2);
-  });
-}
+runIfMain(import.meta.url, "fuzz", main);

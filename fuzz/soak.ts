@@ -12,11 +12,10 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { pathToFileURL } from "node:url";
 import { Agent, request } from "undici";
 import { cliPath } from "./helper-script.js";
 import { sha256Hex } from "./oracle.js";
@@ -24,6 +23,7 @@ import { buildReference, ingestClean, type CorpusEnv } from "./reference-index.j
 import { mixSeed, Rng } from "./rng.js";
 import { buildTortureCorpus, isUrlDoc, placeCorpus, sourceOf, VERSIONS, type CorpusSize } from "./torture-corpus.js";
 import { PageServer } from "./world.js";
+import { emitReport, runIfMain } from "./tool-cli.js";
 
 /** Options of {@link runSoak}. */
 export interface SoakOptions {
@@ -394,15 +394,7 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const command = `npm run soak -- ${process.argv.slice(2).join(" ")}`.trim();
   const report = await runSoak({ seconds: args.seconds, clients: args.clients, seed: args.seed, tmp: args.tmp });
-  const json = JSON.stringify({ ...report, command }, null, 2);
-  if (args.out) writeFileSync(args.out, json + "\n");
-  process.stdout.write((args.json ? json : renderSoakText(report, command)) + "\n");
-  process.exitCode = report.ok ? 0 : 1;
+  emitReport(report, command, args, renderSoakText);
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  main().catch((err: unknown) => {
-    process.stderr.write(`soak: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(2);
-  });
-}
+runIfMain(import.meta.url, "soak", main);

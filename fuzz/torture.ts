@@ -15,7 +15,7 @@
  * (which also sweeps staged snapshots a kill left behind).
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -26,6 +26,7 @@ import { buildReference, dbPath as dbFile, ingestArgs, ingestClean, snapshotDir 
 import { mixSeed, Rng } from "./rng.js";
 import { buildTortureCorpus, isUrlDoc, placeCorpus, sourceOf, VERSIONS, type CorpusSize, type TortureDoc } from "./torture-corpus.js";
 import { PageServer } from "./world.js";
+import { emitReport, runIfMain } from "./tool-cli.js";
 
 /** Where a kill is aimed. */
 export const KILL_MODES = ["random", "chunking", "transaction", "snapshot-write", "snapshot-rename", "embedding"] as const;
@@ -501,15 +502,7 @@ async function main(): Promise<void> {
     },
   });
   if (tty) process.stderr.write("\n");
-  const json = JSON.stringify({ ...report, command }, null, 2);
-  if (args.out) writeFileSync(args.out, json + "\n");
-  process.stdout.write((args.json ? json : renderTortureText(report, command)) + "\n");
-  process.exitCode = report.ok ? 0 : 1;
+  emitReport(report, command, args, renderTortureText);
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  main().catch((err: unknown) => {
-    process.stderr.write(`torture: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(2);
-  });
-}
+runIfMain(import.meta.url, "torture", main);
