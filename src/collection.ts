@@ -19,7 +19,6 @@ import { citationOf } from "./cite/citation.js";
 import { checkCitation, verifyCitation, type VerifyContext } from "./cite/verify.js";
 import { readExtractedSource } from "./cite/read-extracted-source.js";
 import { readSnapshotSource } from "./cite/read-snapshot-source.js";
-import { getExtractorRegistry } from "./extract/registry.js";
 import { validateChunkerOptions } from "./ingest/chunker.js";
 import { Dispatcher } from "./ingest/dispatch.js";
 import { Ingestor, type IngestOptions, type IngestSummary } from "./ingest/ingest.js";
@@ -205,7 +204,7 @@ export class Collection {
         maxFileSize: opts.maxFileSize ?? DEFAULTS.maxFileSize,
         embed: provider ? (texts) => provider.embedDocuments(texts) : undefined,
       },
-      new Dispatcher(await getExtractorRegistry()),
+      new Dispatcher(),
       this.snapshots,
     );
     const summary = await ingestor.run(inputs);

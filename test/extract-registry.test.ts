@@ -4,6 +4,7 @@ import {
   DEFAULT_EXTRACTOR_PROBES,
   createExtractorRegistry,
   extractorKindForExtension,
+  getExtractorOf,
   getExtractorRegistry,
 } from "../src/extract/registry.js";
 import { installedPackage, packageIdentity } from "../src/extract/package-identity.js";
@@ -47,6 +48,12 @@ describe("extractor registry", () => {
     expect(b).toBe(a);
     expect(c).toBe(a);
     expect(getExtractorRegistry()).toBe(getExtractorRegistry());
+  });
+
+  it("probes one kind on its own, sharing the outcome with the registry", async () => {
+    const html = await getExtractorOf("html");
+    expect(getExtractorOf("html")).toBe(getExtractorOf("html"));
+    expect("extractor" in html && html.extractor).toBe((await getExtractorRegistry()).get("html"));
   });
 
   it("keeps one extractor when the other's dependency is missing, and says why", async () => {

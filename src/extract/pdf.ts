@@ -13,6 +13,7 @@ import { GroundkitError } from "../core/errors.js";
 import { codePointLength } from "../core/text.js";
 import type { ExtractedText, Extractor } from "./extractor.js";
 import { installedPackage, type InstalledPackage } from "./package-identity.js";
+import { importKeepingBuiltins } from "./keep-builtins.js";
 
 type Pdfjs = typeof PdfjsModule;
 type TextContentItem = Awaited<ReturnType<PdfjsModule.PDFPageProxy["getTextContent"]>>["items"][number];
@@ -37,7 +38,15 @@ const SEPARATOR_LENGTH = codePointLength(PDF_PAGE_SEPARATOR);
  */
 export async function createPdfExtractor(): Promise<Extractor> {
   const pkg = installedPackage("pdfjs-dist");
-  const pdfjs: Pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
+  // Their bundled core-js would otherwise replace native JSON and Array.prototype.push process-wide.
+  // The worker module is loaded here too (it sets globalThis.pdfjsWorker, which pdfjs then uses)
+  // rather than by pdfjs's own dynamic import at the first getDocument, outside the guard.
+  const pdfjs: Pdfjs = await importKeepingBuiltins(async () => {
+    const lib = await import("pdfjs-dist/legacy/build/pdf.mjs");
+    // @ts-expect-error: the worker module ships without type declarations; only its side effect is wanted.
+    await import("pdfjs-dist/legacy/build/pdf.worker.mjs");
+    return lib;
+  });
   // The identity is read from package.json; make sure it describes the code that runs.
   if (pdfjs.version !== pkg.version) {
     throw new Error(`pdfjs-dist code reports version ${pdfjs.version} but its package.json says ${pkg.version}`);

@@ -2,9 +2,10 @@
  * The registry of extractors this process can actually run.
  *
  * Built lazily on first use, never at import time, so importing the library does
- * not load pdfjs-dist or htmlparser2. Each extractor is probed on its own (dynamic
- * import inside try/catch): a missing or broken dependency disables only its own
- * kind, records why, and never hides the other. Memoized per process: the set of
+ * not load pdfjs-dist or htmlparser2; ingest probes only the kinds it meets.
+ * Each extractor is probed on its own (dynamic import inside try/catch): a
+ * missing or broken dependency disables only its own kind, records why, and
+ * never hides the other. Memoized per process: the set of
  * active identities is a property of the installation, not of a request.
  */
 import type { Extractor, ExtractorKind } from "./extractor.js";
@@ -49,6 +50,39 @@ export function extractorKindForExtension(ext: string): ExtractorKind | undefine
   return Object.hasOwn(EXTENSION_KINDS, key) ? EXTENSION_KINDS[key] : undefined;
 }
 
+/** What probing one kind gave: its extractor, or why there is none. */
+export type ProbeOutcome = { extractor: Extractor } | { problem: string };
+
+/** Run one kind's probe, turning any failure into a stated problem. */
+async function probeKind(kind: ExtractorKind, probe: ExtractorProbe): Promise<ProbeOutcome> {
+  try {
+    const extractor = await probe();
+    if (extractor.kind !== kind) return { problem: `the ${kind} probe produced a ${extractor.kind} extractor` };
+    return { extractor };
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    return { problem: `the ${kind} extractor is unavailable: ${reason}` };
+  }
+}
+
+function registryOf(outcomes: ReadonlyMap<ExtractorKind, ProbeOutcome>): ExtractorRegistry {
+  const byKind = new Map<ExtractorKind, Extractor>();
+  const problems = new Map<ExtractorKind, string>();
+  for (const [kind, outcome] of outcomes) {
+    if ("extractor" in outcome) byKind.set(kind, outcome.extractor);
+    else problems.set(kind, outcome.problem);
+  }
+  const byIdentity = new Map<string, Extractor>();
+  for (const extractor of byKind.values()) byIdentity.set(extractor.identity, extractor);
+  const identities = [...byIdentity.keys()].sort();
+  return {
+    get: (kind) => byKind.get(kind),
+    problem: (kind) => problems.get(kind),
+    activeIdentities: () => [...identities],
+    byIdentity: (identity) => byIdentity.get(identity),
+  };
+}
+
 /**
  * Build a registry by running every probe independently. Exposed so callers (and
  * tests) can assemble a registry from their own probes; production code uses
@@ -61,37 +95,38 @@ export function extractorKindForExtension(ext: string): ExtractorKind | undefine
 export async function createExtractorRegistry(
   probes: Readonly<Record<ExtractorKind, ExtractorProbe>>,
 ): Promise<ExtractorRegistry> {
-  const byKind = new Map<ExtractorKind, Extractor>();
-  const problems = new Map<ExtractorKind, string>();
   const kinds = Object.keys(probes) as ExtractorKind[];
-  const outcomes = await Promise.allSettled(kinds.map((kind) => probes[kind]()));
-  outcomes.forEach((outcome, i) => {
-    const kind = kinds[i]!;
-    if (outcome.status === "rejected") {
-      const reason = outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason);
-      problems.set(kind, `the ${kind} extractor is unavailable: ${reason}`);
-    } else if (outcome.value.kind !== kind) {
-      problems.set(kind, `the ${kind} probe produced a ${outcome.value.kind} extractor`);
-    } else {
-      byKind.set(kind, outcome.value);
-    }
-  });
-  const byIdentity = new Map<string, Extractor>();
-  for (const extractor of byKind.values()) byIdentity.set(extractor.identity, extractor);
-  const identities = [...byIdentity.keys()].sort();
-  return {
-    get: (kind) => byKind.get(kind),
-    problem: (kind) => problems.get(kind),
-    activeIdentities: () => [...identities],
-    byIdentity: (identity) => byIdentity.get(identity),
-  };
+  const outcomes = await Promise.all(kinds.map((kind) => probeKind(kind, probes[kind])));
+  return registryOf(new Map(kinds.map((kind, i) => [kind, outcomes[i]!])));
+}
+
+const kindMemo = new Map<ExtractorKind, Promise<ProbeOutcome>>();
+
+/**
+ * One kind's extractor (or why it is unavailable), probed on first call and
+ * memoized per process. Ingest asks only for the kinds it meets, so a
+ * Markdown-only run never loads pdfjs-dist (whose legacy build also installs
+ * global polyfills that slow everything else down).
+ *
+ * @example
+ *   const outcome = await getExtractorOf("pdf");
+ *   if ("extractor" in outcome) await outcome.extractor.extract(bytes);
+ */
+export function getExtractorOf(kind: ExtractorKind): Promise<ProbeOutcome> {
+  let outcome = kindMemo.get(kind);
+  if (outcome === undefined) {
+    outcome = probeKind(kind, DEFAULT_EXTRACTOR_PROBES[kind]);
+    kindMemo.set(kind, outcome);
+  }
+  return outcome;
 }
 
 let memo: Promise<ExtractorRegistry> | undefined;
 
 /**
- * The process-wide registry, built on first call and memoized (concurrent first
- * calls share one build).
+ * The process-wide registry of every kind, built on first call and memoized
+ * (concurrent first calls share one build; each kind's probe is shared with
+ * {@link getExtractorOf}).
  *
  * @example
  *   const registry = await getExtractorRegistry();
@@ -101,6 +136,10 @@ let memo: Promise<ExtractorRegistry> | undefined;
  *   }
  */
 export function getExtractorRegistry(): Promise<ExtractorRegistry> {
-  memo ??= createExtractorRegistry(DEFAULT_EXTRACTOR_PROBES);
+  memo ??= (async () => {
+    const kinds = Object.keys(DEFAULT_EXTRACTOR_PROBES) as ExtractorKind[];
+    const outcomes = await Promise.all(kinds.map((kind) => getExtractorOf(kind)));
+    return registryOf(new Map(kinds.map((kind, i) => [kind, outcomes[i]!])));
+  })();
   return memo;
 }

@@ -8,7 +8,7 @@ import { extname } from "node:path";
 import type { SourceClass } from "../core/contracts.js";
 import { GroundkitError } from "../core/errors.js";
 import type { ExtractorKind } from "../extract/extractor.js";
-import { extractorKindForExtension, type ExtractorRegistry } from "../extract/registry.js";
+import { extractorKindForExtension, getExtractorOf, type ProbeOutcome } from "../extract/registry.js";
 import { decodeTextContent, TEXT_LOADER_IDENTITY } from "./text-loader.js";
 
 /** What a loader produces for one document. */
@@ -32,9 +32,9 @@ export interface Loader {
 
 const TEXT_EXTENSIONS: Readonly<Record<string, boolean>> = { ".md": true, ".markdown": true, ".txt": false };
 
-/** Routes files and fetched resources to loaders, backed by the extractor registry. */
+/** Routes files and fetched resources to loaders; an extractor is probed only when its kind is first met. */
 export class Dispatcher {
-  constructor(private readonly registry: ExtractorRegistry) {}
+  constructor(private readonly extractorOf: (kind: ExtractorKind) => Promise<ProbeOutcome> = getExtractorOf) {}
 
   /** Extensions (lowercase, with dot) some loader handles. */
   supportedExtensions(): string[] {
@@ -42,7 +42,7 @@ export class Dispatcher {
   }
 
   /** The loader for a file path, or undefined when its extension is unsupported. */
-  forPath(path: string): Loader | undefined {
+  async forPath(path: string): Promise<Loader | undefined> {
     const ext = extname(path).toLowerCase();
     if (Object.hasOwn(TEXT_EXTENSIONS, ext)) return textLoader(TEXT_EXTENSIONS[ext]!);
     const kind = extractorKindForExtension(ext);
@@ -50,7 +50,7 @@ export class Dispatcher {
   }
 
   /** The loader for a fetched resource's media type; refuses anything else. */
-  forMediaType(mediaType: string, label: string): Loader {
+  async forMediaType(mediaType: string, label: string): Promise<Loader> {
     switch (mediaType) {
       case "text/html":
       case "application/xhtml+xml":
@@ -70,10 +70,10 @@ export class Dispatcher {
     }
   }
 
-  private extractedLoader(kind: ExtractorKind): Loader {
-    const extractor = this.registry.get(kind);
-    if (!extractor) {
-      const problem = this.registry.problem(kind) ?? `no ${kind} extractor`;
+  private async extractedLoader(kind: ExtractorKind): Promise<Loader> {
+    const outcome = await this.extractorOf(kind);
+    if ("problem" in outcome) {
+      const { problem } = outcome;
       return {
         identity: `unavailable:${kind}`,
         load: async (_bytes, label) => {
@@ -81,6 +81,7 @@ export class Dispatcher {
         },
       };
     }
+    const { extractor } = outcome;
     return {
       identity: extractor.identity,
       load: async (bytes, _label, hints) => {

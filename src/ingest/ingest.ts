@@ -142,7 +142,7 @@ export class Ingestor {
 
   private async ingestFile(path: string, baseDir: string): Promise<void> {
     this.progress(path);
-    const loader = this.dispatcher.forPath(path);
+    const loader = await this.dispatcher.forPath(path);
     if (!loader) {
       this.summary.unsupported.push(path);
       return;
@@ -180,7 +180,7 @@ export class Ingestor {
         maxBytes: this.opts.maxFileSize,
         timeoutMs: this.opts.fetchTimeoutMs,
       });
-      const loader = this.dispatcher.forMediaType(res.contentType, label);
+      const loader = await this.dispatcher.forMediaType(res.contentType, label);
       const fingerprint = fingerprintOf(sha256(res.body), `snapshot:${loader.identity}`, this.opts);
       const existing = this.store.getDocumentBySource(res.url);
       if (existing && existing.fingerprint === fingerprint && (await this.snapshotIntact(existing))) {
