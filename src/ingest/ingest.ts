@@ -1,7 +1,9 @@
 /**
  * Ingest: walk sources, load, skip what is unchanged, chunk and store what
- * changed (one transaction per document), prune what is gone. A file that
- * fails is refused by name and the run goes on; its previous index state stays.
+ * changed, prune what is gone. Files are read ahead of the one being indexed
+ * (read-ahead.ts) and written in batches that share a commit, each document in
+ * its own savepoint (write-batch.ts). A file that fails is refused by name and
+ * the run goes on; its previous index state stays.
  */
 import { stat } from "node:fs/promises";
 import { dirname, extname, relative, resolve, sep } from "node:path";
@@ -14,10 +16,13 @@ import { guardedFetch } from "../net/guarded-fetch.js";
 import { isUrlSource, sanitizeUrl } from "../net/url-shape.js";
 import type { SnapshotStore } from "../store/snapshots.js";
 import { buildChunks, type ChunkSettings } from "./build-chunks.js";
-import { discoverFiles } from "./discover.js";
+import { discoverFiles, type DiscoveredEntry } from "./discover.js";
 import type { Dispatcher, LoadedContent } from "./dispatch.js";
 import { parseFrontMatter } from "./front-matter.js";
+import { readAhead, type AheadItem } from "./read-ahead.js";
+import { RowidSet } from "./rowid-set.js";
 import { fsError, readFileCapped } from "./text-loader.js";
+import { WriteBatch, type PendingDocument } from "./write-batch.js";
 
 export interface IngestOptions extends ChunkSettings {
   /** Containment root; default: the ingested folder, or a file's parent. */
@@ -84,15 +89,26 @@ export function emptySummary(): IngestSummary {
   };
 }
 
+/** Files read ahead of the one being indexed: at most this many, and this many bytes. */
+const READ_AHEAD = { items: 32, weight: 32 * 1024 * 1024 };
+
+/** Documents deleted per transaction when pruning, and the page size of the walk over stored ones. */
+const PRUNE_PAGE = 1000;
+
 export class Ingestor {
   private readonly summary: IngestSummary = emptySummary();
+  private readonly batch: WriteBatch;
+  /** Row ids of the documents the current folder walk saw (written, unchanged or kept after a failure). */
+  private seen = new RowidSet();
 
   constructor(
     private readonly store: Store,
     private readonly opts: IngestOptions,
     private readonly dispatcher: Dispatcher,
     private readonly snapshots: SnapshotStore,
-  ) {}
+  ) {
+    this.batch = new WriteBatch(store);
+  }
 
   /** Ingest every input (file or folder path, or http(s) URL) and return the summary. */
   async run(inputs: string[]): Promise<IngestSummary> {
@@ -118,29 +134,46 @@ export class Ingestor {
     }
     const baseDir = resolve(this.opts.baseDir ?? (isDir ? path : dirname(path)));
     this.recordBaseDir(baseDir);
-    const seen = new Set<string>();
-    for await (const entry of discoverFiles(path, {
+    this.seen = new RowidSet();
+    const entries = discoverFiles(path, {
       baseDir,
       include: this.opts.include,
       exclude: this.opts.exclude,
       extensions: this.dispatcher.supportedExtensions(),
-    })) {
-      if (entry.kind === "unsupported") {
-        this.summary.unsupported.push(entry.path);
-        continue;
+    });
+    const maxBytes = this.opts.maxFileSize;
+    try {
+      for await (const ahead of readAhead(
+        entries,
+        (e) => (e.kind === "file" ? readFileCapped(e.path, maxBytes) : undefined),
+        (e) => (e.kind === "file" ? Math.min(e.size, maxBytes) : 0),
+        READ_AHEAD,
+      )) {
+        const { item: entry } = ahead;
+        if (entry.kind === "unsupported") {
+          this.summary.unsupported.push(entry.path);
+          continue;
+        }
+        this.summary.files_seen++;
+        if (entry.kind === "refused") {
+          this.failKeeping(entry.path, entry.error);
+          continue;
+        }
+        await this.ingestFile(entry.path, baseDir, ahead);
+        if (this.batch.full()) this.commitBatch();
       }
-      this.summary.files_seen++;
-      seen.add(entry.path);
-      if (entry.kind === "refused") {
-        this.fail(entry.path, entry.error);
-        continue;
-      }
-      await this.ingestFile(entry.path, baseDir);
+    } finally {
+      // Whatever stopped the walk, documents already chunked are written.
+      this.commitBatch();
     }
-    if (isDir) this.prune(path, seen);
+    if (isDir) this.prune(path);
   }
 
-  private async ingestFile(path: string, baseDir: string): Promise<void> {
+  private async ingestFile(
+    path: string,
+    baseDir: string,
+    ahead: AheadItem<DiscoveredEntry, Buffer>,
+  ): Promise<void> {
     this.progress(path);
     const loader = await this.dispatcher.forPath(path);
     if (!loader) {
@@ -148,20 +181,26 @@ export class Ingestor {
       return;
     }
     try {
-      const bytes = await readFileCapped(path, this.opts.maxFileSize);
+      const read = await ahead.result;
+      if (read === undefined) throw new GroundkitError("INTERNAL", `${path} was not read.`);
+      if (!read.ok) throw read.error;
+      const bytes = read.value;
       const fingerprint = fingerprintOf(sha256(bytes), loader.identity, this.opts);
-      const existing = this.store.getDocumentBySource(path);
+      const existing = this.store.documentState(path);
       if (existing && existing.fingerprint === fingerprint && existing.base_dir === baseDir) {
+        this.seen.add(existing.rowid);
         this.summary.unchanged++;
         return;
       }
       const loaded = await loader.load(bytes, path);
-      await this.storeDocument(path, baseDir, fingerprint, loaded, {
+      const pending = await this.prepareDocument(path, baseDir, fingerprint, loaded, {
         ext: extname(path).toLowerCase(),
         rel_path: relative(baseDir, path),
       });
+      if (pending) this.batch.add(pending);
+      else if (existing) this.seen.add(existing.rowid);
     } catch (err) {
-      this.fail(path, toGroundkitError(err));
+      this.failKeeping(path, toGroundkitError(err));
     }
   }
 
@@ -188,13 +227,14 @@ export class Ingestor {
         return;
       }
       const loaded = await loader.load(res.body, label, { charset: res.charset });
-      await this.storeDocument(
+      const pending = await this.prepareDocument(
         res.url,
         null,
         fingerprint,
         { ...loaded, sourceClass: "snapshot", extractor: null },
         { content_type: res.contentType, loaded_by: loader.identity, fetched_at: new Date().toISOString() },
       );
+      if (pending) await this.storeSnapshotDocument(pending, loaded.content);
     } catch (err) {
       this.fail(label, toGroundkitError(err));
     }
@@ -209,20 +249,20 @@ export class Ingestor {
     }
   }
 
-  /** Chunk and persist one loaded document: rows, chunks and postings in one transaction. */
-  private async storeDocument(
+  /** Chunk (and embed) one loaded document; undefined when there is nothing to index. */
+  private async prepareDocument(
     source: string,
     baseDir: string | null,
     fingerprint: string,
     loaded: LoadedContent,
     extraMetadata: Record<string, unknown>,
-  ): Promise<boolean> {
+  ): Promise<PendingDocument | undefined> {
     if (loaded.content.trim().length === 0) {
       this.summary.skipped.push({ source, reason: "empty or whitespace-only" });
-      return false;
+      return undefined;
     }
     const chunks = buildChunks(source, loaded, this.opts);
-    // Embedding happens before the transaction opens, so no write lock is held while the model runs.
+    // Embedding happens before any transaction opens, so no write lock is held while the model runs.
     const vectors = this.opts.embed ? await this.opts.embed(chunks.map((c) => c.text)) : undefined;
     const front = loaded.markdown ? parseFrontMatter(loaded.content) : {};
     const doc: StoredDocument = {
@@ -237,32 +277,59 @@ export class Ingestor {
       ingested_at: new Date().toISOString(),
       metadata: { ...extraMetadata, ...(loaded.title ? { title: loaded.title } : {}), ...front },
     };
-    if (doc.source_class === "snapshot") {
-      // The snapshot is staged first, made visible only after the rows commit;
-      // a crash in between leaves a temp file that the next run sweeps.
-      const staged = await this.snapshots.stage(doc.document_id, loaded.content);
-      try {
-        this.store.replaceDocument(doc, chunks, vectors);
-      } catch (err) {
-        await staged.abort();
-        throw err;
-      }
-      await staged.commit();
-    } else {
-      this.store.replaceDocument(doc, chunks, vectors);
-    }
-    this.summary.indexed++;
-    this.summary.chunks_written += chunks.length;
-    this.summary.vectors_written += vectors?.length ?? 0;
-    return true;
+    return { doc, chunks, vectors };
   }
 
-  /** Remove documents under `folder` that this walk did not see (scoped to that folder only). */
-  private prune(folder: string, seen: Set<string>): void {
-    for (const row of this.store.listSources(folder + sep)) {
-      if (row.source_class === ("snapshot" satisfies SourceClass)) continue;
-      if (seen.has(row.source)) continue;
-      if (this.store.deleteDocument(row.document_id)) this.summary.removed++;
+  /** Write the pending batch in one transaction and count what it did. */
+  private commitBatch(): void {
+    if (this.batch.size === 0) return;
+    const outcome = this.batch.commit();
+    for (const { pending, rowid } of outcome.written) {
+      this.seen.add(rowid);
+      this.counted(pending);
+    }
+    for (const { pending, error } of outcome.failed) this.failKeeping(pending.doc.source, error);
+  }
+
+  /**
+   * A snapshot document is written on its own: its content is staged first and
+   * made visible only after the rows commit; a crash in between leaves a temp
+   * file that the next run sweeps.
+   */
+  private async storeSnapshotDocument(pending: PendingDocument, content: string): Promise<void> {
+    this.commitBatch();
+    const staged = await this.snapshots.stage(pending.doc.document_id, content);
+    try {
+      this.store.replaceDocument(pending.doc, pending.chunks, pending.vectors);
+    } catch (err) {
+      await staged.abort();
+      throw err;
+    }
+    await staged.commit();
+    this.counted(pending);
+  }
+
+  private counted(pending: PendingDocument): void {
+    this.summary.indexed++;
+    this.summary.chunks_written += pending.chunks.length;
+    this.summary.vectors_written += pending.vectors?.length ?? 0;
+  }
+
+  /**
+   * Remove documents under `folder` that this walk did not see (scoped to that
+   * folder only), a page at a time so memory stays flat however large it is.
+   */
+  private prune(folder: string): void {
+    let after = 0;
+    for (;;) {
+      const page = this.store.documentsUnder(folder + sep, after, PRUNE_PAGE);
+      if (page.length === 0) return;
+      after = page[page.length - 1]!.rowid;
+      const gone = page.filter((d) => d.source_class !== ("snapshot" satisfies SourceClass) && !this.seen.has(d.rowid));
+      if (gone.length === 0) continue;
+      this.store.transaction(() => {
+        for (const d of gone) if (this.store.deleteDocument(d.document_id)) this.summary.removed++;
+      });
     }
   }
 
@@ -271,6 +338,13 @@ export class Ingestor {
     if (dirs.has(baseDir)) return;
     dirs.add(baseDir);
     this.store.setMeta("base_dirs", JSON.stringify([...dirs].sort()));
+  }
+
+  /** Record a failure for a file whose previous index state stays (so pruning keeps it too). */
+  private failKeeping(source: string, err: GroundkitError): void {
+    const existing = this.store.documentState(source);
+    if (existing) this.seen.add(existing.rowid);
+    this.fail(source, err);
   }
 
   fail(source: string, err: GroundkitError): void {

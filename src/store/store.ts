@@ -61,14 +61,46 @@ export interface ChunkFilter {
   params: unknown[];
 }
 
+/** What ingest needs to know of a stored document to skip or keep it: cheap to read. */
+export interface DocumentState {
+  /** The document row's integer id (stable until the document is replaced). */
+  rowid: number;
+  fingerprint: string;
+  base_dir: string | null;
+}
+
+/** A page entry of {@link Store.documentsUnder}. */
+export interface DocumentRef {
+  rowid: number;
+  document_id: string;
+  source: string;
+  source_class: SourceClass;
+}
+
 export interface Store {
   getDocumentBySource(source: string): StoredDocument | undefined;
   getDocument(documentId: string): StoredDocument | undefined;
-  /** Replace (or insert) a document with its chunks (and their vectors, when given) in ONE transaction. */
-  replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: Float32Array[]): void;
+  /** The row id, fingerprint and base dir of the document at `source`, if any. */
+  documentState(source: string): DocumentState | undefined;
+  /**
+   * Replace (or insert) a document with its chunks (and their vectors, when
+   * given) in ONE transaction, or in a savepoint of the caller's
+   * {@link Store.transaction}. Returns the new document row id.
+   */
+  replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: Float32Array[]): number;
   deleteDocument(documentId: string): boolean;
-  /** Sources of all documents whose source starts with `prefix` (for pruning a folder). */
-  listSources(prefix?: string): Array<{ document_id: string; source: string; source_class: SourceClass }>;
+  /**
+   * Run `fn` in one write transaction. Writes inside it become savepoints, so
+   * one that throws rolls back alone; the rest commit together with fewer,
+   * larger commits.
+   */
+  transaction<T>(fn: () => T): T;
+  /**
+   * Up to `limit` documents whose source starts with `prefix` and whose row
+   * id is above `afterRowid`, in row id order: a folder's documents, a page
+   * at a time (for pruning without holding them all).
+   */
+  documentsUnder(prefix: string, afterRowid: number, limit: number): DocumentRef[];
   getChunk(chunkId: string): StoredChunk | undefined;
   /** BM25 over analyzed query terms (see retrieve/bm25/analyzer). */
   searchLexical(terms: string[], limit: number, filter?: ChunkFilter): ScoredChunk[];

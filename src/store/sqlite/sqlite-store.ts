@@ -6,7 +6,17 @@
 import type { Statement } from "better-sqlite3";
 import { GroundkitError } from "../../core/errors.js";
 import { chunkTokens } from "../../retrieve/bm25/chunk-tokens.js";
-import type { ChunkFilter, NewChunk, ScoredChunk, Store, StoreStats, StoredChunk, StoredDocument } from "../store.js";
+import type {
+  ChunkFilter,
+  DocumentRef,
+  DocumentState,
+  NewChunk,
+  ScoredChunk,
+  Store,
+  StoreStats,
+  StoredChunk,
+  StoredDocument,
+} from "../store.js";
 import { openDatabase, type Db } from "./open-database.js";
 import { registerFunctions } from "./functions.js";
 import { PostingsIndex } from "./postings.js";
@@ -87,6 +97,8 @@ function toChunk(row: JoinedRow): StoredChunk {
 export class SqliteStore implements Store {
   private readonly stmts: {
     docBySource: Statement;
+    docStateBySource: Statement;
+    docsUnder: Statement;
     docById: Statement;
     insertDoc: Statement;
     deleteDocRow: Statement;
@@ -105,6 +117,10 @@ export class SqliteStore implements Store {
     this.postings = new PostingsIndex(db);
     this.stmts = {
       docBySource: db.prepare("SELECT * FROM documents WHERE source = ?"),
+      docStateBySource: db.prepare("SELECT id AS rowid, fingerprint, base_dir FROM documents WHERE source = ?"),
+      // substr comparison rather than LIKE/GLOB: sources may contain wildcard characters.
+      docsUnder: db.prepare(`SELECT id AS rowid, document_id, source, source_class FROM documents
+        WHERE id > ? AND substr(source, 1, length(?)) = ? ORDER BY id LIMIT ?`),
       docById: db.prepare("SELECT * FROM documents WHERE document_id = ?"),
       insertDoc: db.prepare(`INSERT INTO documents
         (document_id, source, source_class, extractor, base_dir, fingerprint, content_hash, content_length, ingested_at, metadata)
@@ -141,7 +157,11 @@ export class SqliteStore implements Store {
     return row ? toDocument(row) : undefined;
   }
 
-  replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: Float32Array[]): void {
+  documentState(source: string): DocumentState | undefined {
+    return this.stmts.docStateBySource.get(source) as DocumentState | undefined;
+  }
+
+  replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: Float32Array[]): number {
     if (vectors && vectors.length !== chunks.length) {
       throw new GroundkitError("INTERNAL", `${vectors.length} vectors for ${chunks.length} chunks.`);
     }
@@ -165,8 +185,14 @@ export class SqliteStore implements Store {
         upsertVectors(this.db, rows);
       }
       this.stmts.bumpGeneration.run();
+      return docRowid;
     });
-    tx.immediate();
+    // Inside an open transaction better-sqlite3 runs this as a savepoint.
+    return tx.immediate();
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
   }
 
   deleteDocument(documentId: string): boolean {
@@ -190,16 +216,8 @@ export class SqliteStore implements Store {
     this.stmts.deleteDocRow.run(row.id); // chunks go by ON DELETE CASCADE
   }
 
-  listSources(prefix?: string): Array<{ document_id: string; source: string; source_class: StoredDocument["source_class"] }> {
-    if (prefix === undefined) {
-      return this.db.prepare("SELECT document_id, source, source_class FROM documents ORDER BY source").all() as never;
-    }
-    // substr comparison rather than LIKE/GLOB: sources may contain wildcard characters.
-    return this.db
-      .prepare(
-        "SELECT document_id, source, source_class FROM documents WHERE substr(source, 1, length(?)) = ? ORDER BY source",
-      )
-      .all(prefix, prefix) as never;
+  documentsUnder(prefix: string, afterRowid: number, limit: number): DocumentRef[] {
+    return this.stmts.docsUnder.all(afterRowid, prefix, prefix, limit) as DocumentRef[];
   }
 
   getChunk(chunkId: string): StoredChunk | undefined {

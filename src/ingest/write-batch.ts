@@ -1,0 +1,89 @@
+/**
+ * Documents chunked and ready to store, committed several at a time. One
+ * commit per document cost about a third of ingest time; a batch shares one
+ * commit, while each document still goes in its own savepoint: a document that
+ * fails to write rolls back alone, and a crash leaves every document at its
+ * old or its new state.
+ */
+import { toGroundkitError, type GroundkitError } from "../core/errors.js";
+import type { NewChunk, Store, StoredDocument } from "../store/store.js";
+
+/** One document ready to write. */
+export interface PendingDocument {
+  doc: StoredDocument;
+  chunks: NewChunk[];
+  vectors?: Float32Array[] | undefined;
+}
+
+/** When a batch is committed: whichever limit is reached first. */
+export interface WriteBatchLimits {
+  documents: number;
+  /** UTF-16 code units of chunk text held. */
+  textUnits: number;
+  /** Age of the oldest pending document, so progress stays visible on slow (e.g. embedding) runs. */
+  maxAgeMs: number;
+}
+
+/** Defaults: measured on the bench corpus, larger batches gained little. */
+export const DEFAULT_WRITE_BATCH_LIMITS: WriteBatchLimits = { documents: 256, textUnits: 8 * 1024 * 1024, maxAgeMs: 1000 };
+
+/** What a commit did, document by document. */
+export interface BatchOutcome {
+  written: Array<{ pending: PendingDocument; rowid: number }>;
+  failed: Array<{ pending: PendingDocument; error: GroundkitError }>;
+}
+
+export class WriteBatch {
+  private pending: PendingDocument[] = [];
+  private textUnits = 0;
+  private oldest = 0;
+
+  constructor(
+    private readonly store: Store,
+    private readonly limits: WriteBatchLimits = DEFAULT_WRITE_BATCH_LIMITS,
+  ) {}
+
+  get size(): number {
+    return this.pending.length;
+  }
+
+  add(doc: PendingDocument): void {
+    if (this.pending.length === 0) this.oldest = performance.now();
+    this.pending.push(doc);
+    for (const chunk of doc.chunks) this.textUnits += chunk.text.length;
+  }
+
+  /** Whether a limit is reached and the batch should be committed now. */
+  full(): boolean {
+    return (
+      this.pending.length >= this.limits.documents ||
+      this.textUnits >= this.limits.textUnits ||
+      (this.pending.length > 0 && performance.now() - this.oldest >= this.limits.maxAgeMs)
+    );
+  }
+
+  /** Write every pending document in one transaction and empty the batch. Never throws. */
+  commit(): BatchOutcome {
+    const batch = this.pending;
+    this.pending = [];
+    this.textUnits = 0;
+    const outcome: BatchOutcome = { written: [], failed: [] };
+    if (batch.length === 0) return outcome;
+    try {
+      this.store.transaction(() => {
+        for (const pending of batch) {
+          try {
+            outcome.written.push({ pending, rowid: this.store.replaceDocument(pending.doc, pending.chunks, pending.vectors) });
+          } catch (err) {
+            outcome.failed.push({ pending, error: toGroundkitError(err) });
+          }
+        }
+      });
+    } catch (err) {
+      // The commit itself failed (e.g. disk full, lock timeout): nothing of the batch was written.
+      const error = toGroundkitError(err);
+      return { written: [], failed: batch.map((pending) => ({ pending, error })) };
+    }
+    return outcome;
+  }
+}
