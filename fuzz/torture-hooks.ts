@@ -68,6 +68,15 @@ fsp.open = async function (path: fs.PathLike, flags?: string | number, mode?: fs
   return handle;
 } as typeof fsp.open;
 
+// Sources are read with synchronous calls (see readFileCapped).
+const originalOpenSync = fs.openSync;
+fs.openSync = function (...args: Parameters<typeof fs.openSync>) {
+  const fd = originalOpenSync(...args);
+  const path = args[0];
+  if (String(path).startsWith(docsPrefix)) beacon("open", String(path));
+  return fd;
+} as typeof fs.openSync;
+
 const originalRename = fsp.rename;
 fsp.rename = async function (from: fs.PathLike, to: fs.PathLike) {
   if (String(from).endsWith(".tmp") && beacon("snapshot-rename", String(to))) freeze();

@@ -1,9 +1,9 @@
 /**
- * Batched writes, read-ahead and paged pruning in ingest: a batch shares one
- * commit but each document rolls back alone; a failed commit fails every
- * document of the batch by name and writes none; read-ahead keeps order,
- * bounds, errors and early exits; pruning pages through the stored documents
- * and keeps a document whose file failed this run.
+ * Batched writes, paged pruning and an event loop that keeps turning in
+ * ingest: a batch shares one commit but each document rolls back alone; a
+ * failed commit fails every document of the batch by name and writes none;
+ * pruning pages through the stored documents and keeps a document whose file
+ * failed this run; timers still fire while a large folder is ingested.
  */
 import Database from "better-sqlite3";
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -13,7 +13,6 @@ import { openCollection } from "../src/collection.js";
 import { documentIdFor } from "../src/core/ids.js";
 import { sha256 } from "../src/core/text.js";
 import { buildChunks } from "../src/ingest/build-chunks.js";
-import { readAhead } from "../src/ingest/read-ahead.js";
 import { RowidSet } from "../src/ingest/rowid-set.js";
 import { WriteBatch, type PendingDocument } from "../src/ingest/write-batch.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
@@ -125,75 +124,6 @@ describe("WriteBatch", () => {
   });
 });
 
-describe("readAhead", () => {
-  async function* numbers(n: number, log: string[], failAt?: number): AsyncGenerator<number> {
-    try {
-      for (let i = 0; i < n; i++) {
-        if (i === failAt) throw new Error(`source failed at ${i}`);
-        log.push(`pulled ${i}`);
-        yield i;
-      }
-    } finally {
-      log.push("source closed");
-    }
-  }
-
-  it("yields every item in order with its work's outcome, errors included", async () => {
-    const out: unknown[] = [];
-    const work = (i: number) => (i % 3 === 2 ? undefined : i === 4 ? Promise.reject(new Error("four")) : Promise.resolve(i * 10));
-    for await (const { item, result } of readAhead(numbers(7, []), work, () => 1, { items: 3, weight: 100 })) {
-      const r = await result;
-      out.push(r === undefined ? [item, "none"] : r.ok ? [item, r.value] : [item, (r.error as Error).message]);
-    }
-    expect(out).toEqual([[0, 0], [1, 10], [2, "none"], [3, 30], [4, "four"], [5, "none"], [6, 60]]);
-  });
-
-  /** Consume slowly; return how many items were started and the most started ahead of the consumer. */
-  async function consumeSlowly(n: number, weight: number, limits: { items: number; weight: number }) {
-    let started = 0;
-    let consumed = 0;
-    let maxAhead = 0;
-    const work = (i: number) => {
-      started++;
-      maxAhead = Math.max(maxAhead, started - consumed);
-      return Promise.resolve(i);
-    };
-    for await (const ahead of readAhead(numbers(n, []), work, () => weight, limits)) {
-      await ahead.result;
-      await new Promise((r) => setTimeout(r, 1));
-      consumed++;
-    }
-    return { started, maxAhead };
-  }
-
-  it("starts work at most `items` ahead, and by weight, but always at least one", async () => {
-    // The producer may start one more item while the consumer holds the one just taken.
-    expect(await consumeSlowly(20, 1, { items: 4, weight: 100 })).toEqual({ started: 20, maxAhead: 5 });
-    expect(await consumeSlowly(6, 1000, { items: 4, weight: 10 })).toEqual({ started: 6, maxAhead: 2 });
-  });
-
-  it("throws the source's error after the items before it", async () => {
-    const seen: number[] = [];
-    await expect(
-      (async () => {
-        for await (const { item } of readAhead(numbers(10, [], 3), (i) => Promise.resolve(i), () => 1, { items: 8, weight: 8 })) {
-          seen.push(item);
-        }
-      })(),
-    ).rejects.toThrow("source failed at 3");
-    expect(seen).toEqual([0, 1, 2]);
-  });
-
-  it("closes the source when the consumer stops early", async () => {
-    const log: string[] = [];
-    for await (const { item } of readAhead(numbers(1000, log), (i) => Promise.resolve(i), () => 1, { items: 4, weight: 4 })) {
-      if (item === 2) break;
-    }
-    expect(log.at(-1)).toBe("source closed");
-    expect(log.filter((l) => l.startsWith("pulled")).length).toBeLessThan(10);
-  });
-});
-
 describe("RowidSet", () => {
   it("remembers row ids, growing as needed", () => {
     const set = new RowidSet();
@@ -233,6 +163,27 @@ describe("pruning a large folder", () => {
       }
       expect(second.indexed + second.unchanged + second.failed.length).toBe(1201);
     } finally {
+      col.close();
+    }
+  });
+});
+
+describe("ingest and the event loop", () => {
+  it("lets timers run while it ingests a large folder (file system calls are synchronous)", async () => {
+    const docs = join(work.dir, "flat");
+    mkdirSync(docs);
+    for (let i = 0; i < 3000; i++) writeFileSync(join(docs, `f${i}.md`), `# File ${i}\n\nharbour pilot log ${i}\n`);
+    const col = openCollection({ indexDir: join(work.dir, "idx"), create: true });
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    try {
+      // Ticks seen from the first file to the last (the walk's start and the run's end await anyway).
+      const atProgress: number[] = [];
+      const summary = await col.ingest([docs], { onProgress: () => atProgress.push(ticks) });
+      expect(summary.indexed).toBe(3000);
+      expect(atProgress.at(-1)! - atProgress[0]!).toBeGreaterThan(1);
+    } finally {
+      clearInterval(timer);
       col.close();
     }
   });

@@ -4,7 +4,7 @@
  * keeps every followed symlink inside the base directory.
  */
 
-import { constants as fsConstants, promises as fsp, type Dirent } from "node:fs";
+import { accessSync, constants as fsConstants, promises as fsp, statSync, type Dirent } from "node:fs";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
@@ -105,7 +105,7 @@ export async function* discoverFiles(root: string, opts: DiscoverOptions): Async
       yield { kind: "unsupported", path: absRoot, relPath };
       return;
     }
-    yield await fileEntry(absRoot, realRoot, relPath);
+    yield fileEntry(absRoot, realRoot, relPath);
     return;
   }
 
@@ -196,7 +196,7 @@ async function* walkDir(ctx: WalkContext, dir: DirFrame, isRoot: boolean): Async
     } else if (kind === "other" || !ctx.supported(name)) {
       yield { kind: "unsupported", path: absPath, relPath };
     } else {
-      yield await fileEntry(absPath, realPath, relPath);
+      yield fileEntry(absPath, realPath, relPath);
     }
   }
 }
@@ -233,11 +233,15 @@ function isIgnored(scopes: readonly IgnoreScope[], relPath: string, isDir: boole
   return false;
 }
 
-async function fileEntry(absPath: string, realPath: string, relPath: string): Promise<DiscoveredEntry> {
+/**
+ * Synchronous calls: per file, thread-pool round trips cost far more than
+ * stat and access themselves (see readFileCapped).
+ */
+function fileEntry(absPath: string, realPath: string, relPath: string): DiscoveredEntry {
   try {
-    const stat = await fsp.stat(realPath);
+    const stat = statSync(realPath);
     // stat needs no read permission on the file itself; check it so the refusal happens here.
-    await fsp.access(realPath, fsConstants.R_OK);
+    accessSync(realPath, fsConstants.R_OK);
     return { kind: "file", path: absPath, realPath, relPath, size: stat.size, mtimeMs: stat.mtimeMs };
   } catch (err) {
     return { kind: "refused", path: absPath, relPath, error: fsErrorToGroundkit(err, absPath) };

@@ -1,8 +1,7 @@
 /**
  * Ingest: walk sources, load, skip what is unchanged, chunk and store what
- * changed, prune what is gone. Files are read ahead of the one being indexed
- * (read-ahead.ts) and written in batches that share a commit, each document in
- * its own savepoint (write-batch.ts). A file that fails is refused by name and
+ * changed, prune what is gone. Documents are written in batches that share a
+ * commit, each document in its own savepoint (write-batch.ts). A file that fails is refused by name and
  * the run goes on; its previous index state stays.
  */
 import { stat } from "node:fs/promises";
@@ -16,10 +15,9 @@ import { guardedFetch } from "../net/guarded-fetch.js";
 import { isUrlSource, sanitizeUrl } from "../net/url-shape.js";
 import type { SnapshotStore } from "../store/snapshots.js";
 import { buildChunks, type ChunkSettings } from "./build-chunks.js";
-import { discoverFiles, type DiscoveredEntry } from "./discover.js";
+import { discoverFiles } from "./discover.js";
 import type { Dispatcher, LoadedContent } from "./dispatch.js";
 import { parseFrontMatter } from "./front-matter.js";
-import { readAhead, type AheadItem } from "./read-ahead.js";
 import { RowidSet } from "./rowid-set.js";
 import { fsError, readFileCapped } from "./text-loader.js";
 import { WriteBatch, type PendingDocument } from "./write-batch.js";
@@ -89,8 +87,12 @@ export function emptySummary(): IngestSummary {
   };
 }
 
-/** Files read ahead of the one being indexed: at most this many, and this many bytes. */
-const READ_AHEAD = { items: 32, weight: 32 * 1024 * 1024 };
+/**
+ * Longest stretch of synchronous work before ingest lets the event loop run.
+ * File system calls are synchronous (see readFileCapped), so without a pause a
+ * large folder would hold off timers, signals and, in a server, every request.
+ */
+const BREATHE_EVERY_MS = 15;
 
 /** Documents deleted per transaction when pruning, and the page size of the walk over stored ones. */
 const PRUNE_PAGE = 1000;
@@ -100,6 +102,7 @@ export class Ingestor {
   private readonly batch: WriteBatch;
   /** Row ids of the documents the current folder walk saw (written, unchanged or kept after a failure). */
   private seen = new RowidSet();
+  private lastBreath = performance.now();
 
   constructor(
     private readonly store: Store,
@@ -141,15 +144,8 @@ export class Ingestor {
       exclude: this.opts.exclude,
       extensions: this.dispatcher.supportedExtensions(),
     });
-    const maxBytes = this.opts.maxFileSize;
     try {
-      for await (const ahead of readAhead(
-        entries,
-        (e) => (e.kind === "file" ? readFileCapped(e.path, maxBytes) : undefined),
-        (e) => (e.kind === "file" ? Math.min(e.size, maxBytes) : 0),
-        READ_AHEAD,
-      )) {
-        const { item: entry } = ahead;
+      for await (const entry of entries) {
         if (entry.kind === "unsupported") {
           this.summary.unsupported.push(entry.path);
           continue;
@@ -159,8 +155,9 @@ export class Ingestor {
           this.failKeeping(entry.path, entry.error);
           continue;
         }
-        await this.ingestFile(entry.path, baseDir, ahead);
+        await this.ingestFile(entry.path, baseDir);
         if (this.batch.full()) this.commitBatch();
+        await this.breathe();
       }
     } finally {
       // Whatever stopped the walk, documents already chunked are written.
@@ -169,11 +166,7 @@ export class Ingestor {
     if (isDir) this.prune(path);
   }
 
-  private async ingestFile(
-    path: string,
-    baseDir: string,
-    ahead: AheadItem<DiscoveredEntry, Buffer>,
-  ): Promise<void> {
+  private async ingestFile(path: string, baseDir: string): Promise<void> {
     this.progress(path);
     const loader = await this.dispatcher.forPath(path);
     if (!loader) {
@@ -181,10 +174,7 @@ export class Ingestor {
       return;
     }
     try {
-      const read = await ahead.result;
-      if (read === undefined) throw new GroundkitError("INTERNAL", `${path} was not read.`);
-      if (!read.ok) throw read.error;
-      const bytes = read.value;
+      const bytes = await readFileCapped(path, this.opts.maxFileSize);
       const fingerprint = fingerprintOf(sha256(bytes), loader.identity, this.opts);
       const existing = this.store.documentState(path);
       if (existing && existing.fingerprint === fingerprint && existing.base_dir === baseDir) {
@@ -338,6 +328,13 @@ export class Ingestor {
     if (dirs.has(baseDir)) return;
     dirs.add(baseDir);
     this.store.setMeta("base_dirs", JSON.stringify([...dirs].sort()));
+  }
+
+  /** Let the event loop run when synchronous work has held it for a while. */
+  private async breathe(): Promise<void> {
+    if (performance.now() - this.lastBreath < BREATHE_EVERY_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.lastBreath = performance.now();
   }
 
   /** Record a failure for a file whose previous index state stays (so pruning keeps it too). */
