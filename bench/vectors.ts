@@ -1,16 +1,17 @@
 /**
  * Vector search growth, measured on generated vectors written straight into a
  * sqlite-vec table through the store's own vector index
- * (src/store/sqlite/vector-index.ts: the `vec0` table, cosine distance, the KNN
- * query the dense retriever runs), so 1M vectors take seconds to fill instead of
- * the hours a local model would need to embed 1M chunks.
+ * (src/store/sqlite/vector-index.ts: the `vec0` table, cosine ranking as l2 over
+ * unit vectors, the KNN query the dense retriever runs) in a file opened the way
+ * collections are (openDatabase: WAL, mmap), so 1M vectors take seconds to fill
+ * instead of the hours a local model would need to embed 1M chunks.
  *
  * Vectors are 512-d (the local model's width), unit length, deterministic. The
  * table is filled in batches of 10k (one transaction each, bounded memory) and
  * grown through the requested sizes, measuring KNN latency at each; k = 10 (a
  * dense search's top 10) and k = 50 (hybrid's default candidate pool per side).
  */
-import Database from "better-sqlite3";
+import { openDatabase, type Db } from "../src/store/sqlite/open-database.js";
 import { ensureVectorTable, knn, upsertVectors, type VectorRow } from "../src/store/sqlite/vector-index.js";
 import { mulberry32 } from "./corpus.js";
 import { filesSize, mib, round, since, summarize, type Latency } from "./measure.js";
@@ -66,10 +67,8 @@ export function unitVector(seed: number, dims = VECTOR_DIMENSIONS): Float32Array
 
 /** Fill a vec0 table through the given sizes and time KNN at each. */
 export function vectorsTask(args: VectorsArgs): VectorsResult {
-  const db = new Database(args.file);
+  const db = openDatabase(args.file, { create: true });
   try {
-    db.pragma("journal_mode = WAL");
-    db.pragma("synchronous = NORMAL");
     ensureVectorTable(db, VECTOR_DIMENSIONS);
     const points: VectorPoint[] = [];
     let filled = 0;
@@ -96,13 +95,13 @@ export function vectorsTask(args: VectorsArgs): VectorsResult {
         knn50: timeKnn(db, queries, 50, args.warmup),
       });
     }
-    return { dimensions: VECTOR_DIMENSIONS, distance: "cosine", points };
+    return { dimensions: VECTOR_DIMENSIONS, distance: "cosine ranking: l2 over unit vectors", points };
   } finally {
     db.close();
   }
 }
 
-function timeKnn(db: Database.Database, queries: Float32Array[], k: number, warmup: number): Latency {
+function timeKnn(db: Db, queries: Float32Array[], k: number, warmup: number): Latency {
   for (let i = 0; i < warmup; i++) knn(db, queries[i]!, k);
   const samples: number[] = [];
   for (let i = warmup; i < queries.length; i++) {
