@@ -4,7 +4,7 @@
  * Percentiles are nearest-rank (an observed sample, never an interpolation),
  * shared with the eval harness.
  */
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -60,7 +60,24 @@ export interface RssReport {
   start_rss_mb: number;
   /** RSS over time: [seconds since start, MiB], at most ~60 points. */
   series: Array<[number, number]>;
+  /**
+   * The anonymous part of the same samples (Linux RssAnon: the process's own
+   * allocations), [seconds, MiB]; the rest of RSS is file-backed (the index's
+   * memory-mapped pages, shared libraries), which the kernel can drop. Empty
+   * where /proc is unavailable.
+   */
+  anon_series: Array<[number, number]>;
   interval_ms: number;
+}
+
+/** Linux's RssAnon of this process in bytes, or undefined off Linux. */
+function anonymousRss(): number | undefined {
+  try {
+    const kib = /^RssAnon:\s+(\d+) kB/m.exec(readFileSync("/proc/self/status", "utf8"))?.[1];
+    return kib === undefined ? undefined : Number(kib) * 1024;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -71,7 +88,7 @@ export interface RssReport {
 export class RssSampler {
   private timer: NodeJS.Timeout | undefined;
   private readonly started = performance.now();
-  private readonly samples: Array<[number, number]> = [];
+  private readonly samples: Array<[number, number, number | undefined]> = [];
   private peak = 0;
 
   constructor(readonly intervalMs = 100) {
@@ -84,7 +101,7 @@ export class RssSampler {
   sample(): void {
     const rss = process.memoryUsage().rss;
     if (rss > this.peak) this.peak = rss;
-    this.samples.push([(performance.now() - this.started) / 1000, rss]);
+    this.samples.push([(performance.now() - this.started) / 1000, rss, anonymousRss()]);
   }
 
   stop(): RssReport {
@@ -92,14 +109,15 @@ export class RssSampler {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     const step = Math.max(1, Math.ceil(this.samples.length / 60));
-    const series = this.samples
-      .filter((_, i) => i % step === 0 || i === this.samples.length - 1)
-      .map(([t, rss]): [number, number] => [round(t, 1), mib(rss)]);
+    const kept = this.samples.filter((_, i) => i % step === 0 || i === this.samples.length - 1);
+    const series = kept.map(([t, rss]): [number, number] => [round(t, 1), mib(rss)]);
+    const anon = kept.flatMap(([t, , a]): Array<[number, number]> => (a === undefined ? [] : [[round(t, 1), mib(a)]]));
     return {
       peak_rss_mb: mib(this.peak),
       max_rss_mb: mib(process.resourceUsage().maxRSS * 1024),
       start_rss_mb: mib(this.samples[0]![1]),
       series,
+      anon_series: anon.length === series.length ? anon : [],
       interval_ms: this.intervalMs,
     };
   }

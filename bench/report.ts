@@ -67,12 +67,18 @@ export function renderMarkdown(r: BenchResults, level = 2): string {
     }
     const biggest = r.points.at(-1)?.increment;
     if (biggest && biggest.ingest.memory.series.length > 1) {
-      const series = biggest.ingest.memory.series;
-      const at = (f: number) => series[Math.min(series.length - 1, Math.round(f * (series.length - 1)))]!;
+      const { series, anon_series: anon = [] } = biggest.ingest.memory;
+      const index = (f: number) => Math.min(series.length - 1, Math.round(f * (series.length - 1)));
+      const point = (f: number) => {
+        const [t, rss] = series[index(f)]!;
+        const a = anon[index(f)];
+        return `${fmt(rss, 0)} MiB${a ? ` (${fmt(a[1], 0)} anonymous)` : ""} at ${fmt(t, 0)} s`;
+      };
       out.push(
-        `RSS while ingesting the last increment (is memory flat?): ` +
-          [0, 0.25, 0.5, 0.75, 1].map((f) => `${fmt(at(f)[1], 0)} MiB at ${fmt(at(f)[0], 0)} s`).join(", ") +
-          ".",
+        `RSS while ingesting the last increment (is memory flat?): ${[0, 0.25, 0.5, 0.75, 1].map(point).join(", ")}.` +
+          (anon.length > 0
+            ? " Anonymous memory is the process's own allocations; the rest is file-backed (the index's memory-mapped pages, up to 256 MiB, and shared libraries), which the kernel can reclaim."
+            : ""),
         "",
       );
     }
