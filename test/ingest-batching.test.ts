@@ -14,7 +14,10 @@ import { documentIdFor } from "../src/core/ids.js";
 import { sha256 } from "../src/core/text.js";
 import { buildChunks } from "../src/ingest/build-chunks.js";
 import { RowidSet } from "../src/ingest/rowid-set.js";
+import { Dispatcher } from "../src/ingest/dispatch.js";
+import { Ingestor } from "../src/ingest/ingest.js";
 import { WriteBatch, type PendingDocument } from "../src/ingest/write-batch.js";
+import { SnapshotStore } from "../src/store/snapshots.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import { tempDir } from "./support/cli.js";
 
@@ -118,6 +121,77 @@ describe("WriteBatch", () => {
       byAge.add(pendingDoc("/docs/a.md", "one"));
       await new Promise((r) => setTimeout(r, 20));
       expect(byAge.full()).toBe(true);
+    } finally {
+      store.close();
+    }
+  });
+});
+
+describe("batch embedding (dense ingest)", () => {
+  /** A deterministic stand-in model: the vector encodes the text's length and first code unit. */
+  const model = async (texts: string[]) => texts.map((t) => new Float32Array([t.length, t.charCodeAt(0), 1]));
+
+  it("embeds every chunk of the batch in one call and gives each document its own vectors", async () => {
+    const store = SqliteStore.open(join(work.dir, "c.sqlite3"), { create: true });
+    try {
+      const batch = new WriteBatch(store);
+      const long = `# Long\n\n${"tide table entry. ".repeat(400)}`;
+      const docs = [pendingDoc("/docs/a.md", "alpha"), pendingDoc("/docs/b.md", long), pendingDoc("/docs/c.md", "gamma ray")];
+      for (const d of docs) batch.add(d);
+      expect(docs[1]!.chunks.length).toBeGreaterThan(1);
+      const calls: number[] = [];
+      await batch.embed(async (texts) => {
+        calls.push(texts.length);
+        return model(texts);
+      });
+      expect(calls).toEqual([docs.reduce((n, d) => n + d.chunks.length, 0)]);
+      for (const d of docs) {
+        expect(d.vectors!.map((v) => [...v])).toEqual(d.chunks.map((c) => [c.text.length, c.text.charCodeAt(0), 1]));
+      }
+      expect(batch.commit().written).toHaveLength(3);
+      expect(store.countVectors()).toBe(calls[0]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("refuses a provider that returns the wrong number of vectors", async () => {
+    const store = SqliteStore.open(join(work.dir, "c.sqlite3"), { create: true });
+    try {
+      const batch = new WriteBatch(store);
+      batch.add(pendingDoc("/docs/a.md", "alpha"));
+      batch.add(pendingDoc("/docs/b.md", "beta"));
+      await expect(batch.embed(async (texts) => (await model(texts)).slice(1))).rejects.toMatchObject({ code: "EMBEDDING_FAILED" });
+    } finally {
+      store.close();
+    }
+  });
+
+  it("fails every document of a batch by name, keeping its previous state, when embedding fails", async () => {
+    const docs = join(work.dir, "docs");
+    mkdirSync(docs);
+    for (const name of ["a", "b", "c"]) writeFileSync(join(docs, `${name}.md`), `# ${name}\n\nfirst version of ${name}\n`);
+    const store = SqliteStore.open(join(work.dir, "c.sqlite3"), { create: true });
+    const ingest = (embed?: (texts: string[]) => Promise<Float32Array[]>) =>
+      new Ingestor(
+        store,
+        { chunkSize: 2400, chunkOverlap: 200, maxFileSize: 1 << 20, embed },
+        new Dispatcher(),
+        new SnapshotStore(join(work.dir, "snapshots")),
+      ).run([docs]);
+    try {
+      expect((await ingest(model)).indexed).toBe(3);
+      for (const name of ["a", "b", "c"]) writeFileSync(join(docs, `${name}.md`), `# ${name}\n\nsecond version of ${name}\n`);
+      const failing = await ingest(async () => {
+        throw new Error("model crashed");
+      });
+      expect(failing.indexed).toBe(0);
+      expect(failing.removed).toBe(0);
+      expect(failing.failed.map((f) => f.source).sort()).toEqual(["a", "b", "c"].map((n) => join(docs, `${n}.md`)));
+      expect(failing.failed[0]!.message).toMatch(/model crashed/);
+      expect(sourcesMatching(store, "first")).toHaveLength(3);
+      expect(sourcesMatching(store, "second")).toEqual([]);
+      expect(store.countVectors()).toBe(3);
     } finally {
       store.close();
     }

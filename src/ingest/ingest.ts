@@ -20,7 +20,7 @@ import type { Dispatcher, LoadedContent } from "./dispatch.js";
 import { parseFrontMatter } from "./front-matter.js";
 import { RowidSet } from "./rowid-set.js";
 import { fsError, readFileCapped } from "./text-loader.js";
-import { WriteBatch, type PendingDocument } from "./write-batch.js";
+import { embedDocuments, WriteBatch, type PendingDocument } from "./write-batch.js";
 
 export interface IngestOptions extends ChunkSettings {
   /** Containment root; default: the ingested folder, or a file's parent. */
@@ -156,12 +156,12 @@ export class Ingestor {
           continue;
         }
         await this.ingestFile(entry.path, baseDir);
-        if (this.batch.full()) this.commitBatch();
+        if (this.batch.full()) await this.commitBatch();
         await this.breathe();
       }
     } finally {
       // Whatever stopped the walk, documents already chunked are written.
-      this.commitBatch();
+      await this.commitBatch();
     }
     if (isDir) this.prune(path);
   }
@@ -183,7 +183,7 @@ export class Ingestor {
         return;
       }
       const loaded = await loader.load(bytes, path);
-      const pending = await this.prepareDocument(path, baseDir, fingerprint, loaded, {
+      const pending = this.prepareDocument(path, baseDir, fingerprint, loaded, {
         ext: extname(path).toLowerCase(),
         rel_path: relative(baseDir, path),
       });
@@ -217,7 +217,7 @@ export class Ingestor {
         return;
       }
       const loaded = await loader.load(res.body, label, { charset: res.charset });
-      const pending = await this.prepareDocument(
+      const pending = this.prepareDocument(
         res.url,
         null,
         fingerprint,
@@ -239,21 +239,19 @@ export class Ingestor {
     }
   }
 
-  /** Chunk (and embed) one loaded document; undefined when there is nothing to index. */
-  private async prepareDocument(
+  /** Chunk one loaded document; undefined when there is nothing to index. */
+  private prepareDocument(
     source: string,
     baseDir: string | null,
     fingerprint: string,
     loaded: LoadedContent,
     extraMetadata: Record<string, unknown>,
-  ): Promise<PendingDocument | undefined> {
+  ): PendingDocument | undefined {
     if (loaded.content.trim().length === 0) {
       this.summary.skipped.push({ source, reason: "empty or whitespace-only" });
       return undefined;
     }
     const chunks = buildChunks(source, loaded, this.opts);
-    // Embedding happens before any transaction opens, so no write lock is held while the model runs.
-    const vectors = this.opts.embed ? await this.opts.embed(chunks.map((c) => c.text)) : undefined;
     const front = loaded.markdown ? parseFrontMatter(loaded.content) : {};
     const doc: StoredDocument = {
       document_id: documentIdFor(source),
@@ -267,12 +265,25 @@ export class Ingestor {
       ingested_at: new Date().toISOString(),
       metadata: { ...extraMetadata, ...(loaded.title ? { title: loaded.title } : {}), ...front },
     };
-    return { doc, chunks, vectors };
+    return { doc, chunks };
   }
 
-  /** Write the pending batch in one transaction and count what it did. */
-  private commitBatch(): void {
+  /**
+   * Embed the pending batch (dense ingest) and write it in one transaction,
+   * counting what it did. When embedding fails, every document of the batch
+   * fails by name and keeps its previous state.
+   */
+  private async commitBatch(): Promise<void> {
     if (this.batch.size === 0) return;
+    if (this.opts.embed) {
+      try {
+        await this.batch.embed(this.opts.embed);
+      } catch (err) {
+        const error = toGroundkitError(err);
+        for (const pending of this.batch.discard()) this.failKeeping(pending.doc.source, error);
+        return;
+      }
+    }
     const outcome = this.batch.commit();
     for (const { pending, rowid } of outcome.written) {
       this.seen.add(rowid);
@@ -287,7 +298,8 @@ export class Ingestor {
    * file that the next run sweeps.
    */
   private async storeSnapshotDocument(pending: PendingDocument, content: string): Promise<void> {
-    this.commitBatch();
+    await this.commitBatch();
+    if (this.opts.embed) await embedDocuments([pending], this.opts.embed);
     const staged = await this.snapshots.stage(pending.doc.document_id, content);
     try {
       this.store.replaceDocument(pending.doc, pending.chunks, pending.vectors);

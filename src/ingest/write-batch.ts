@@ -5,7 +5,7 @@
  * fails to write rolls back alone, and a crash leaves every document at its
  * old or its new state.
  */
-import { toGroundkitError, type GroundkitError } from "../core/errors.js";
+import { GroundkitError, toGroundkitError } from "../core/errors.js";
 import type { NewChunk, Store, StoredDocument } from "../store/store.js";
 
 /** One document ready to write. */
@@ -62,11 +62,28 @@ export class WriteBatch {
     );
   }
 
-  /** Write every pending document in one transaction and empty the batch. Never throws. */
-  commit(): BatchOutcome {
-    const batch = this.pending;
+  /**
+   * Embed every pending document's chunks in one call, so the model gets full
+   * batches (ingested documents are often a single chunk each). Runs before the
+   * transaction opens: no write lock is held while the model works.
+   *
+   * @throws whatever `embed` throws; the batch is left as it was
+   */
+  async embed(embed: (texts: string[]) => Promise<Float32Array[]>): Promise<void> {
+    await embedDocuments(this.pending, embed);
+  }
+
+  /** Empty the batch without writing, returning what it held. */
+  discard(): PendingDocument[] {
+    const dropped = this.pending;
     this.pending = [];
     this.textUnits = 0;
+    return dropped;
+  }
+
+  /** Write every pending document in one transaction and empty the batch. Never throws. */
+  commit(): BatchOutcome {
+    const batch = this.discard();
     const outcome: BatchOutcome = { written: [], failed: [] };
     if (batch.length === 0) return outcome;
     try {
@@ -85,5 +102,23 @@ export class WriteBatch {
       return { written: [], failed: batch.map((pending) => ({ pending, error })) };
     }
     return outcome;
+  }
+}
+
+/** Embed the chunks of `docs` in one call and attach each document's vectors. */
+export async function embedDocuments(
+  docs: readonly PendingDocument[],
+  embed: (texts: string[]) => Promise<Float32Array[]>,
+): Promise<void> {
+  const texts = docs.flatMap((d) => d.chunks.map((c) => c.text));
+  if (texts.length === 0) return;
+  const vectors = await embed(texts);
+  if (vectors.length !== texts.length) {
+    throw new GroundkitError("EMBEDDING_FAILED", `The embedding provider returned ${vectors.length} vectors for ${texts.length} texts.`);
+  }
+  let next = 0;
+  for (const doc of docs) {
+    doc.vectors = vectors.slice(next, next + doc.chunks.length);
+    next += doc.chunks.length;
   }
 }
