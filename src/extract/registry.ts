@@ -65,13 +65,19 @@ async function probeKind(kind: ExtractorKind, probe: ExtractorProbe): Promise<Pr
   }
 }
 
-function registryOf(outcomes: ReadonlyMap<ExtractorKind, ProbeOutcome>): ExtractorRegistry {
+/** A registry over every kind of `probes`, each kind's outcome coming from `outcomeOf`. */
+async function registryOf(
+  probes: Readonly<Record<ExtractorKind, ExtractorProbe>>,
+  outcomeOf: (kind: ExtractorKind) => Promise<ProbeOutcome>,
+): Promise<ExtractorRegistry> {
+  const kinds = Object.keys(probes) as ExtractorKind[];
+  const outcomes = await Promise.all(kinds.map(outcomeOf));
   const byKind = new Map<ExtractorKind, Extractor>();
   const problems = new Map<ExtractorKind, string>();
-  for (const [kind, outcome] of outcomes) {
-    if ("extractor" in outcome) byKind.set(kind, outcome.extractor);
-    else problems.set(kind, outcome.problem);
-  }
+  outcomes.forEach((outcome, i) => {
+    if ("extractor" in outcome) byKind.set(kinds[i]!, outcome.extractor);
+    else problems.set(kinds[i]!, outcome.problem);
+  });
   const byIdentity = new Map<string, Extractor>();
   for (const extractor of byKind.values()) byIdentity.set(extractor.identity, extractor);
   const identities = [...byIdentity.keys()].sort();
@@ -95,9 +101,7 @@ function registryOf(outcomes: ReadonlyMap<ExtractorKind, ProbeOutcome>): Extract
 export async function createExtractorRegistry(
   probes: Readonly<Record<ExtractorKind, ExtractorProbe>>,
 ): Promise<ExtractorRegistry> {
-  const kinds = Object.keys(probes) as ExtractorKind[];
-  const outcomes = await Promise.all(kinds.map((kind) => probeKind(kind, probes[kind])));
-  return registryOf(new Map(kinds.map((kind, i) => [kind, outcomes[i]!])));
+  return registryOf(probes, (kind) => probeKind(kind, probes[kind]));
 }
 
 const kindMemo = new Map<ExtractorKind, Promise<ProbeOutcome>>();
@@ -105,8 +109,8 @@ const kindMemo = new Map<ExtractorKind, Promise<ProbeOutcome>>();
 /**
  * One kind's extractor (or why it is unavailable), probed on first call and
  * memoized per process. Ingest asks only for the kinds it meets, so a
- * Markdown-only run never loads pdfjs-dist (whose legacy build also installs
- * global polyfills that slow everything else down).
+ * Markdown-only run never loads pdfjs-dist (a large module whose loading
+ * costs time and memory).
  *
  * @example
  *   const outcome = await getExtractorOf("pdf");
@@ -136,10 +140,6 @@ let memo: Promise<ExtractorRegistry> | undefined;
  *   }
  */
 export function getExtractorRegistry(): Promise<ExtractorRegistry> {
-  memo ??= (async () => {
-    const kinds = Object.keys(DEFAULT_EXTRACTOR_PROBES) as ExtractorKind[];
-    const outcomes = await Promise.all(kinds.map((kind) => getExtractorOf(kind)));
-    return registryOf(new Map(kinds.map((kind, i) => [kind, outcomes[i]!])));
-  })();
+  memo ??= registryOf(DEFAULT_EXTRACTOR_PROBES, getExtractorOf);
   return memo;
 }
