@@ -12,6 +12,7 @@ import { GroundkitError } from "../src/core/errors.js";
 import { createOnnxProvider } from "../src/embed/onnx.js";
 import type { EmbeddingProvider } from "../src/embed/provider.js";
 import { createEmbeddingProvider } from "../src/embed/registry.js";
+import { cosineSimilarity } from "./support/cosine.js";
 
 let root: string;
 let modelDir: string;
@@ -41,17 +42,7 @@ async function provider(opts: Partial<Parameters<typeof createOnnxProvider>[0]> 
 /** Two sentences sharing most words, and an unrelated one (all in the tiny vocabulary). */
 const SIMILAR = ["cats chase kittens in the garden", "kittens chase cats in a garden", "the team won the football game"];
 
-function cos(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return dot / Math.sqrt(na * nb);
-}
+const cos = cosineSimilarity;
 
 function norm(v: Float32Array): number {
   return Math.sqrt(v.reduce((s, x) => s + x * x, 0));

@@ -19,6 +19,7 @@ import {
   vectorTableDefinition,
   vectorTableDimensions,
 } from "../src/store/sqlite/vector-index.js";
+import { cosineSimilarity } from "./support/cosine.js";
 
 let dir: string;
 const open: Db[] = [];
@@ -73,15 +74,7 @@ function randomVectors(n: number, dims: number, seed: number): Float32Array[] {
 
 /** Cosine distance in double precision. */
 function cosineDistance(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return 1 - dot / Math.sqrt(na * nb);
+  return 1 - cosineSimilarity(a, b);
 }
 
 function storedVector(db: Db, rowid: number): Float32Array {
