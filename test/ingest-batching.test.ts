@@ -105,18 +105,22 @@ describe("WriteBatch", () => {
     }
   });
 
-  it("is full at its document limit, its text limit or its age limit", async () => {
+  it("is full at its document, chunk, text or age limit", async () => {
     const store = SqliteStore.open(join(work.dir, "c.sqlite3"), { create: true });
     try {
-      const byCount = new WriteBatch(store, { documents: 2, textUnits: 1e9, maxAgeMs: 1e9 });
+      const none = { documents: 1e9, chunks: 1e9, textUnits: 1e9, maxAgeMs: 1e9 };
+      const byCount = new WriteBatch(store, { ...none, documents: 2 });
       byCount.add(pendingDoc("/docs/a.md", "one"));
       expect(byCount.full()).toBe(false);
       byCount.add(pendingDoc("/docs/b.md", "two"));
       expect(byCount.full()).toBe(true);
-      const byText = new WriteBatch(store, { documents: 100, textUnits: 10, maxAgeMs: 1e9 });
+      const byChunks = new WriteBatch(store, { ...none, chunks: 3 });
+      byChunks.add(pendingDoc("/docs/a.md", `# Long\n\n${"tide table entry. ".repeat(400)}`));
+      expect(byChunks.full()).toBe(true);
+      const byText = new WriteBatch(store, { ...none, textUnits: 10 });
       byText.add(pendingDoc("/docs/a.md", "twelve chars"));
       expect(byText.full()).toBe(true);
-      const byAge = new WriteBatch(store, { documents: 100, textUnits: 1e9, maxAgeMs: 5 });
+      const byAge = new WriteBatch(store, { ...none, maxAgeMs: 5 });
       expect(byAge.full()).toBe(false);
       byAge.add(pendingDoc("/docs/a.md", "one"));
       await new Promise((r) => setTimeout(r, 20));

@@ -20,7 +20,13 @@ import type { Dispatcher, LoadedContent } from "./dispatch.js";
 import { parseFrontMatter } from "./front-matter.js";
 import { RowidSet } from "./rowid-set.js";
 import { fsError, readFileCapped } from "./text-loader.js";
-import { embedDocuments, WriteBatch, type PendingDocument } from "./write-batch.js";
+import {
+  DEFAULT_WRITE_BATCH_LIMITS,
+  DENSE_WRITE_BATCH_LIMITS,
+  embedDocuments,
+  WriteBatch,
+  type PendingDocument,
+} from "./write-batch.js";
 
 export interface IngestOptions extends ChunkSettings {
   /** Containment root; default: the ingested folder, or a file's parent. */
@@ -110,7 +116,7 @@ export class Ingestor {
     private readonly dispatcher: Dispatcher,
     private readonly snapshots: SnapshotStore,
   ) {
-    this.batch = new WriteBatch(store);
+    this.batch = new WriteBatch(store, opts.embed ? DENSE_WRITE_BATCH_LIMITS : DEFAULT_WRITE_BATCH_LIMITS);
   }
 
   /** Ingest every input (file or folder path, or http(s) URL) and return the summary. */

@@ -18,6 +18,7 @@ export interface PendingDocument {
 /** When a batch is committed: whichever limit is reached first. */
 export interface WriteBatchLimits {
   documents: number;
+  chunks: number;
   /** UTF-16 code units of chunk text held. */
   textUnits: number;
   /** Age of the oldest pending document, so progress stays visible on slow (e.g. embedding) runs. */
@@ -25,7 +26,19 @@ export interface WriteBatchLimits {
 }
 
 /** Defaults: measured on the bench corpus, larger batches gained little. */
-export const DEFAULT_WRITE_BATCH_LIMITS: WriteBatchLimits = { documents: 256, textUnits: 8 * 1024 * 1024, maxAgeMs: 1000 };
+export const DEFAULT_WRITE_BATCH_LIMITS: WriteBatchLimits = {
+  documents: 256,
+  chunks: 4096,
+  textUnits: 8 * 1024 * 1024,
+  maxAgeMs: 1000,
+};
+
+/**
+ * Dense ingest embeds a batch before committing it: at most 256 chunks (about
+ * 12 s of the local model here), so progress and commits keep coming, while
+ * the model still gets full batches.
+ */
+export const DENSE_WRITE_BATCH_LIMITS: WriteBatchLimits = { ...DEFAULT_WRITE_BATCH_LIMITS, chunks: 256 };
 
 /** What a commit did, document by document. */
 export interface BatchOutcome {
@@ -35,6 +48,7 @@ export interface BatchOutcome {
 
 export class WriteBatch {
   private pending: PendingDocument[] = [];
+  private chunks = 0;
   private textUnits = 0;
   private oldest = 0;
 
@@ -50,6 +64,7 @@ export class WriteBatch {
   add(doc: PendingDocument): void {
     if (this.pending.length === 0) this.oldest = performance.now();
     this.pending.push(doc);
+    this.chunks += doc.chunks.length;
     for (const chunk of doc.chunks) this.textUnits += chunk.text.length;
   }
 
@@ -57,6 +72,7 @@ export class WriteBatch {
   full(): boolean {
     return (
       this.pending.length >= this.limits.documents ||
+      this.chunks >= this.limits.chunks ||
       this.textUnits >= this.limits.textUnits ||
       (this.pending.length > 0 && performance.now() - this.oldest >= this.limits.maxAgeMs)
     );
@@ -77,6 +93,7 @@ export class WriteBatch {
   discard(): PendingDocument[] {
     const dropped = this.pending;
     this.pending = [];
+    this.chunks = 0;
     this.textUnits = 0;
     return dropped;
   }
