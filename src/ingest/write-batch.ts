@@ -25,7 +25,11 @@ export interface WriteBatchLimits {
   maxAgeMs: number;
 }
 
-/** Defaults: measured on the bench corpus, larger batches gained little. */
+/**
+ * Defaults: enough documents that commits stop showing in a profile of the
+ * bench corpus, while the text held (at most ~16 MiB) and the work a crash
+ * loses (at most about a second) stay small.
+ */
 export const DEFAULT_WRITE_BATCH_LIMITS: WriteBatchLimits = {
   documents: 256,
   chunks: 4096,
