@@ -13,6 +13,7 @@ import type { Db } from "../src/store/sqlite/open-database.js";
 import { PostingsIndex, type PostingsHit } from "../src/store/sqlite/postings.js";
 import { compareTerms, termBytes, termString } from "../src/store/sqlite/postings-codec.js";
 import { tempDir } from "./support/cli.js";
+import { mulberry32 } from "./support/corpus.js";
 
 let work: { dir: string; cleanup: () => void };
 let opened: Db[] = [];
@@ -35,17 +36,6 @@ function openDb(path = join(work.dir, `index-${fileNo++}.sqlite3`), readonly = f
   return db;
 }
 
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Term names: plain ("t17") or mixed-script ones whose code point order and
@@ -241,7 +231,7 @@ describe("PostingsIndex vs brute-force BM25", () => {
           cacheBytes: fc.constantFrom(0, undefined),
         }),
         ({ seed, flushThreshold, mergeFactor, vocab, ops, unicode, cacheBytes }) => {
-          const rand = rng(seed);
+          const rand = mulberry32(seed);
           const term = zipf(rand, vocab, unicode);
           const db = openDb();
           const index = new PostingsIndex(db, { flushThreshold, mergeFactor, cacheBytes });
@@ -291,7 +281,7 @@ describe("PostingsIndex vs brute-force BM25", () => {
     { unicode: false, vocab: 400, docs: 6000, flushThreshold: 700, mergeFactor: 3, cacheBytes: 40_000 },
     { unicode: true, vocab: 3000, docs: 10000, flushThreshold: 3000, mergeFactor: 3, cacheBytes: undefined },
   ])("agrees on a larger corpus with long postings lists and many term leaves (%o)", ({ unicode, vocab, docs, flushThreshold, mergeFactor, cacheBytes }) => {
-    const rand = rng(7);
+    const rand = mulberry32(7);
     const term = zipf(rand, vocab, unicode);
     const db = openDb();
     const index = new PostingsIndex(db, { flushThreshold, mergeFactor, cacheBytes });
@@ -367,7 +357,7 @@ describe("pruning paths", () => {
 describe("transactions and connections", () => {
   function seeded(db: Db, ref: Reference, count: number, opts = { flushThreshold: 8, mergeFactor: 2 }): PostingsIndex {
     const index = new PostingsIndex(db, opts);
-    const rand = rng(11);
+    const rand = mulberry32(11);
     const term = zipf(rand, 50);
     for (let rowid = 1; rowid <= count; rowid++) {
       const toks = randomDoc(rand, term, 20);
@@ -457,7 +447,7 @@ describe("transactions and connections", () => {
     const a = new PostingsIndex(dbA, { flushThreshold: 5, mergeFactor: 2 });
     const b = new PostingsIndex(dbB, { flushThreshold: 7, mergeFactor: 3 });
     const ref = new Reference();
-    const rand = rng(23);
+    const rand = mulberry32(23);
     const term = zipf(rand, 40);
     for (let rowid = 1; rowid <= 150; rowid++) {
       // Each writer flushes pending rows the other one wrote.
@@ -521,7 +511,7 @@ describe("filters and parameters", () => {
     const db = openDb();
     const index = new PostingsIndex(db, { flushThreshold: 16, mergeFactor: 2 });
     const ref = new Reference();
-    const rand = rng(5);
+    const rand = mulberry32(5);
     const term = zipf(rand, 30);
     db.transaction(() => {
       for (let rowid = 1; rowid <= count; rowid++) {

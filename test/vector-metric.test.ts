@@ -20,6 +20,7 @@ import {
   vectorTableDimensions,
 } from "../src/store/sqlite/vector-index.js";
 import { cosineSimilarity } from "./support/cosine.js";
+import { mulberry32 } from "./support/corpus.js";
 
 let dir: string;
 const open: Db[] = [];
@@ -51,16 +52,6 @@ function at(angle: number, length = 1, dims = 4): Float32Array {
   v[0] = length * Math.cos(angle);
   v[1] = length * Math.sin(angle);
   return v;
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Random vectors of random length (0.1 to 10): nothing here is unit length by accident. */
