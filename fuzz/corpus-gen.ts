@@ -192,6 +192,12 @@ function generateHtml(rng: Rng, marker: string): HtmlModel {
 
 function generatePdf(rng: Rng, marker: string): PdfModel {
   const pages: string[][] = [];
+  // The first text line always carries the marker, even when glyph lines come before it.
+  let markerPlaced = false;
+  const textLine = (lines: string[], mark: boolean): void => {
+    lines.push(...wrapPdfLine(words(rng, rng.int(3, 8), pdfWord, mark ? marker : undefined).join(" ")));
+    markerPlaced ||= mark;
+  };
   for (let p = rng.int(1, 4); p > 0; p--) {
     const lines: string[] = [];
     for (let l = rng.int(3, 10); l > 0; l--) {
@@ -199,12 +205,13 @@ function generatePdf(rng: Rng, marker: string): PdfModel {
         const glyphs = Object.keys(ASTRAL_GLYPHS);
         lines.push(Array.from({ length: rng.int(1, 4) }, () => rng.pick(glyphs)).join(""));
       } else {
-        const first = pages.length === 0 && lines.length === 0;
-        lines.push(...wrapPdfLine(words(rng, rng.int(3, 8), pdfWord, first || rng.chance(0.7) ? marker : undefined).join(" ")));
+        textLine(lines, !markerPlaced || rng.chance(0.7));
       }
     }
     pages.push(lines);
   }
+  // A document of glyph lines only would have nothing to search for.
+  if (!markerPlaced) textLine(pages[pages.length - 1]!, true);
   return { type: "pdf", pages };
 }
 

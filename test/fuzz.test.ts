@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import type { Citation, Verification } from "../src/core/contracts.js";
 import { cpSlice } from "../fuzz/codepoints.js";
 import { generateCase } from "../fuzz/case-spec.js";
-import { normalizeTextModel, pdfModelFromContent, pdfContent, htmlModelFromContent, htmlContent, type HtmlModel } from "../fuzz/corpus-gen.js";
+import { generateDoc, normalizeTextModel, pdfModelFromContent, pdfContent, htmlModelFromContent, htmlContent, type HtmlModel, type PdfModel } from "../fuzz/corpus-gen.js";
+import { Rng } from "../fuzz/rng.js";
 import { rawIndexMap } from "../fuzz/edits.js";
 import { runFuzz, type FuzzReport } from "../fuzz/fuzz.js";
 import { MUTATION_KINDS } from "../fuzz/mutations.js";
@@ -99,6 +100,18 @@ describe("the oracle", () => {
   it("generates the same case from the same seed, and every kind in turn", () => {
     expect(generateCase(9, 41)).toEqual(generateCase(9, 41));
     expect(new Set(Array.from({ length: MUTATION_KINDS.length }, (_, i) => generateCase(9, i).kind)).size).toBe(MUTATION_KINDS.length);
+  });
+
+  it("puts the search marker in every generated PDF, even when its first line is a glyph line (seed 4242, case 109)", () => {
+    const pdfsWithout = (seed: number, cases: number) =>
+      Array.from({ length: cases }, (_, i) => generateCase(seed, i))
+        .flatMap((c) => c.docs)
+        .filter((d) => d.kind === "pdf" && !pdfContent(d.model as PdfModel).includes(d.marker));
+    expect(pdfsWithout(4242, 110)).toEqual([]);
+    for (let i = 0; i < 2000; i++) {
+      const spec = generateDoc(new Rng(i), "pdf", "p.pdf", i);
+      expect(pdfContent(spec.model as PdfModel), `seed ${i}`).toContain(spec.marker);
+    }
   });
 });
 
