@@ -8,9 +8,9 @@ import { parseEmbeddingConfig } from "./embed/registry.js";
 import { parseRerankerConfig } from "./retrieve/rerank/registry.js";
 
 /** Options that tune retrieval, as opposed to naming the collection. */
-export type CollectionSettings = Pick<OpenCollectionOptions, "embedding" | "reranker" | "retrieval">;
+export type CollectionSettings = Pick<OpenCollectionOptions, "embedding" | "reranker" | "retrieval" | "chunking">;
 
-/** The embedding, reranker and retrieval options a config file asks for. */
+/** The embedding, reranker, retrieval and first-ingest chunking options a config file asks for. */
 export function collectionSettings(config: ConfigFile): CollectionSettings {
   const r = config.retrieval;
   return {
@@ -19,5 +19,9 @@ export function collectionSettings(config: ConfigFile): CollectionSettings {
     retrieval: r
       ? { denseMinScore: r.dense_min_score, rrfK: r.rrf_k, hybridWeights: r.hybrid_weights, rerankDepth: r.rerank_depth }
       : undefined,
+    chunking:
+      config.chunk_size === undefined && config.chunk_overlap === undefined
+        ? undefined
+        : { chunkSize: config.chunk_size, chunkOverlap: config.chunk_overlap },
   };
 }

@@ -19,7 +19,8 @@ import { citationOf } from "./cite/citation.js";
 import { checkCitation, verifyCitation, type VerifyContext } from "./cite/verify.js";
 import { readExtractedSource } from "./cite/read-extracted-source.js";
 import { readSnapshotSource } from "./cite/read-snapshot-source.js";
-import { validateChunkerOptions } from "./ingest/chunker.js";
+import type { ChunkSettings } from "./ingest/build-chunks.js";
+import { decideChunking, parseRecordedChunking, recordChunking, type RecordedChunking } from "./ingest/chunking-settings.js";
 import { Dispatcher } from "./ingest/dispatch.js";
 import { Ingestor, type IngestOptions, type IngestSummary } from "./ingest/ingest.js";
 import { SnapshotStore } from "./store/snapshots.js";
@@ -53,6 +54,8 @@ export interface OpenCollectionOptions extends CollectionLocation {
   reranker?: RerankerConfig | undefined;
   /** Retrieval tuning. */
   retrieval?: RetrievalSettings | undefined;
+  /** Chunking for a collection's first ingest (a config file's); later ingests reuse what the collection recorded. */
+  chunking?: Partial<ChunkSettings> | undefined;
 }
 
 /** Tuning for dense, hybrid and rerank (defaults in brackets). */
@@ -119,7 +122,8 @@ export interface CollectionStatus extends StoreStats {
   vectors: number;
   embedding: EmbeddingIdentity | null;
   base_dirs: string[];
-  chunker: { chunk_size: number; chunk_overlap: number } | null;
+  /** The chunking every ingest of this collection uses unless asked for another. */
+  chunker: RecordedChunking | null;
 }
 
 const FILE_SUFFIX = ".sqlite3";
@@ -191,9 +195,12 @@ export class Collection {
    * still lack a vector (an earlier BM25-only ingest) are backfilled.
    */
   async ingest(inputs: string[], opts: Partial<IngestOptions> & DenseIngestOptions = {}): Promise<IngestSummary> {
-    const chunkSize = opts.chunkSize ?? DEFAULTS.chunkSize;
-    const chunkOverlap = opts.chunkOverlap ?? DEFAULTS.chunkOverlap;
-    validateChunkerOptions({ chunkSize, chunkOverlap, markdown: true });
+    const chunking = decideChunking(
+      parseRecordedChunking(this.store.getMeta("chunker")),
+      { chunkSize: opts.chunkSize, chunkOverlap: opts.chunkOverlap },
+      this.options.chunking,
+    );
+    const { chunk_size: chunkSize, chunk_overlap: chunkOverlap } = chunking;
     const provider = opts.dense ? await this.bindEmbedding(true) : undefined;
     const ingestor = new Ingestor(
       this.store,
@@ -210,7 +217,8 @@ export class Collection {
     const summary = await ingestor.run(inputs);
     // Converge after any crash: temp files and snapshots without a document go.
     await this.snapshots.sweep((id) => this.store.getDocument(id)?.source_class === "snapshot");
-    this.store.setMeta("chunker", JSON.stringify({ chunk_size: chunkSize, chunk_overlap: chunkOverlap }));
+    this.store.setMeta("chunker", recordChunking(chunking));
+    summary.chunking = chunking;
     if (provider) summary.vectors_written += await this.backfillVectors(provider, opts.onEmbedProgress);
     return summary;
   }
@@ -413,7 +421,7 @@ export class Collection {
       vectors: this.store.countVectors(),
       embedding: recordedIdentity(this.store) ?? null,
       base_dirs: this.baseDirs(),
-      chunker: chunker ? (JSON.parse(chunker) as CollectionStatus["chunker"]) : null,
+      chunker: parseRecordedChunking(chunker),
     };
   }
 

@@ -123,5 +123,6 @@ describe("crash consistency", () => {
     } finally {
       clean.cleanup();
     }
-  });
+    // Eight full CLI ingests of the corpus: a budget against hangs, not a timing claim (a loaded 2-core box needs more than 60 s).
+  }, 240_000);
 });

@@ -47,8 +47,9 @@ export function ingestCommand(): Command {
           baseDir: flags.baseDir,
           include: flags.include ?? loc.config.include,
           exclude: flags.exclude ?? loc.config.exclude,
-          chunkSize: flags.chunkSize ?? loc.config.chunk_size ?? DEFAULTS.chunkSize,
-          chunkOverlap: flags.chunkOverlap ?? loc.config.chunk_overlap ?? DEFAULTS.chunkOverlap,
+          // Only flags ask for other chunking; the config file's settings apply to a new collection (resolveLocation).
+          chunkSize: flags.chunkSize,
+          chunkOverlap: flags.chunkOverlap,
           maxFileSize: flags.maxFileSize ?? loc.config.max_file_size ?? DEFAULTS.maxFileSize,
           allowPrivateNetwork: flags.allowPrivateNetwork ?? false,
           fetchTimeoutMs: (flags.timeout ?? 30) * 1000,
@@ -77,6 +78,13 @@ function printSummary(s: IngestSummary): void {
       `chunks written ${s.chunks_written}${s.vectors_written ? `, vectors written ${s.vectors_written}` : ""}, ` +
       `failed ${s.failed.length} (${(s.duration_ms / 1000).toFixed(2)} s)`,
   );
+  const c = s.chunking;
+  if (c?.rechunked && c.previous) {
+    println(
+      `re-chunked every document of this run: chunk size ${c.previous.chunk_size} -> ${c.chunk_size}, ` +
+        `overlap ${c.previous.chunk_overlap} -> ${c.chunk_overlap} (the collection now records these)`,
+    );
+  }
   for (const sk of s.skipped) println(`skipped ${displaySource(sk.source)}: ${sk.reason}`);
   if (s.unsupported.length) println(`unsupported (not indexed): ${s.unsupported.length} file(s)`);
   for (const f of s.failed) println(`failed ${displaySource(f.source)}: error[${f.code}] ${f.message}`);

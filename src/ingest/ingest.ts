@@ -15,6 +15,7 @@ import { guardedFetch } from "../net/guarded-fetch.js";
 import { isUrlSource, sanitizeUrl } from "../net/url-shape.js";
 import type { SnapshotStore } from "../store/snapshots.js";
 import { buildChunks, type ChunkSettings } from "./build-chunks.js";
+import type { ChunkingDecision } from "./chunking-settings.js";
 import { discoverFiles } from "./discover.js";
 import type { Dispatcher, LoadedContent } from "./dispatch.js";
 import { parseFrontMatter } from "./front-matter.js";
@@ -70,6 +71,8 @@ export interface IngestSummary {
   vectors_written: number;
   failed: IngestFailure[];
   duration_ms: number;
+  /** The chunking this run used, and whether it re-chunked (set by the collection; null before). */
+  chunking: ChunkingDecision | null;
 }
 
 /** Fingerprint: hash of (raw bytes, chunker settings, loader identity); unchanged → skipped before chunking. */
@@ -90,6 +93,7 @@ export function emptySummary(): IngestSummary {
     vectors_written: 0,
     failed: [],
     duration_ms: 0,
+    chunking: null,
   };
 }
 

@@ -25,6 +25,12 @@ export const ingestTool = defineTool({
     collection: CollectionArg.optional(),
     include: z.array(z.string().min(1).max(512)).max(32).optional().describe("Only files matching these globs."),
     exclude: z.array(z.string().min(1).max(512)).max(32).optional().describe("Skip files matching these globs."),
+    chunk_size: z
+      .number()
+      .int()
+      .optional()
+      .describe("Re-chunk with this chunk size (code points); omitted: the collection's recorded chunking."),
+    chunk_overlap: z.number().int().optional().describe("Re-chunk with this overlap; omitted: the collection's recorded chunking."),
   }),
   output: z.looseObject({
     collection: z.string(),
@@ -38,6 +44,10 @@ export const ingestTool = defineTool({
     unsupported: z.array(z.string()),
     failed: z.array(z.looseObject({ source: z.string(), code: z.string(), message: z.string() })),
     duration_ms: z.number(),
+    chunking: z
+      .looseObject({ chunk_size: z.number().int(), chunk_overlap: z.number().int(), rechunked: z.boolean() })
+      .nullable()
+      .describe("The chunking used; rechunked is true when this call changed the collection's recorded chunking."),
   }),
   rest: { method: "POST", path: "/v1/collections/:collection/ingest" },
   hints: { destructive: true, idempotent: true, openWorld: true },
@@ -60,6 +70,8 @@ export const ingestTool = defineTool({
             include: input.include,
             exclude: input.exclude,
             allowPrivateNetwork: ctx.allowPrivateNetwork,
+            chunkSize: input.chunk_size,
+            chunkOverlap: input.chunk_overlap,
           } as Partial<IngestOptions>;
           summaries.push(await col.ingest(paths, opts));
         }
@@ -104,6 +116,8 @@ function merge(all: IngestSummary[]): IngestSummary {
     out.skipped.push(...s.skipped);
     out.unsupported.push(...s.unsupported);
     out.failed.push(...s.failed);
+    // Every group of one call runs with the same chunking; the first says whether it re-chunked.
+    out.chunking ??= s.chunking;
   }
   return out;
 }
