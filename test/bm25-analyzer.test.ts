@@ -12,7 +12,7 @@ import {
   MAX_TOKEN_LENGTH,
   analyzeForIndex,
   analyzeQuery,
-} from "../src/retrieve/bm25/analyzer.js";
+} from "../src/analysis/analyzer.js";
 
 describe("English words", () => {
   it("lowercases, removes stopwords and possessives, and Porter-stems", () => {

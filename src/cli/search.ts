@@ -1,4 +1,4 @@
-/** `grk search <query>`: BM25 search with citations, optionally verified. */
+/** `grk search <query>`: BM25, dense or hybrid search with citations, optionally verified. */
 import { Command, Option } from "commander";
 import { openCollection, type SearchMode } from "../collection.js";
 import { action, collect, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";

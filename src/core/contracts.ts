@@ -1,6 +1,7 @@
 /**
  * Wire contracts: zod schemas and the types inferred from them. Wire names are
- * snake_case to match the original groundkit's REST/MCP contract.
+ * snake_case, the same on every surface (CLI --json, REST, MCP), so a client in
+ * any language reads one shape.
  */
 import { z } from "zod";
 

@@ -1,7 +1,7 @@
 /**
  * The eval report: a versioned JSON document (schema + types), and the comparison of two reports.
  *
- * Shape (schema_version 1) — a superset of the original groundkit's report:
+ * Shape (schema_version 1; readers written against an earlier report keep working, fields are only added):
  *
  * ```
  * { schema_version: 1, kind: "golden" | "beir", created_at, config: {...}, baseline: "bm25" | null,

@@ -1,8 +1,9 @@
 /**
  * Hybrid retrieval: reciprocal-rank fusion of a deep lexical pool and a deep
  * dense pool. It abstains — returns nothing — when no query term occurs
- * lexically and the best dense hit is under the dense threshold (the
- * original groundkit always returned something here).
+ * lexically and the best dense hit is under the dense threshold: a page of
+ * unrelated nearest neighbours is noise, and saying "nothing matched" lets the
+ * caller abstain.
  */
 import type { ScoredChunk } from "../store/store.js";
 import { DEFAULT_RRF_K, rrfFuse } from "./fusion.js";

@@ -6,7 +6,7 @@
  * A query none of whose terms occurs returns nothing.
  */
 import type { ChunkFilter, ScoredChunk, Store } from "../store/store.js";
-import { analyzeQuery } from "./bm25/analyzer.js";
+import { analyzeQuery } from "../analysis/analyzer.js";
 
 /** Top `limit` chunks by BM25 for a user query (already validated). */
 export function lexicalSearch(store: Store, query: string, limit: number, filter?: ChunkFilter): ScoredChunk[] {

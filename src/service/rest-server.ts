@@ -1,6 +1,6 @@
 /**
- * `grk serve`: the registry rendered as REST routes (the original groundkit's
- * wire names), MCP over Streamable HTTP at /mcp, health probes, the OpenAPI
+ * `grk serve`: the registry rendered as REST routes (the tools' stable wire
+ * names), MCP over Streamable HTTP at /mcp, health probes, the OpenAPI
  * document and the web page, all behind the guards of http-guards.ts.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";

@@ -24,7 +24,7 @@ export type Declared<T> = T extends readonly (infer U)[]
 
 /** One tool, declared once for every surface. */
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
-  /** Wire name (snake_case, as the original groundkit named it). */
+  /** Wire name (snake_case, stable: clients and stored configs call tools by it). */
   name: string;
   title: string;
   description: string;

@@ -102,7 +102,7 @@ export interface Store {
    */
   documentsUnder(prefix: string, afterRowid: number, limit: number): DocumentRef[];
   getChunk(chunkId: string): StoredChunk | undefined;
-  /** BM25 over analyzed query terms (see retrieve/bm25/analyzer). */
+  /** BM25 over analyzed query terms (see analysis/analyzer). */
   searchLexical(terms: string[], limit: number, filter?: ChunkFilter): ScoredChunk[];
   /** Nearest chunks to a query vector; score is cosine similarity. */
   searchVectors(query: Float32Array, limit: number, filter?: ChunkFilter): ScoredChunk[];

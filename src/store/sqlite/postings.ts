@@ -492,7 +492,7 @@ class TermStream {
  * A persisted BM25 index over integer rowids (chunk ids), stored in `bm25_*`
  * tables of the given database, created if missing (construct it outside any
  * transaction). Feed it the tokens of `analyzeForIndex` and query it with
- * the terms of `analyzeQuery` (src/retrieve/bm25/analyzer.ts).
+ * the terms of `analyzeQuery` (src/analysis/analyzer.ts).
  *
  * Scores follow Lucene/Anserini: idf = ln(1 + (N - df + 0.5) / (df + 0.5)),
  * tf part = tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl)).

@@ -4,7 +4,7 @@
  * Migrations are keyed by the version they produce; a fresh file runs them all.
  */
 
-import { chunkTokens } from "../../retrieve/bm25/chunk-tokens.js";
+import { chunkTokens } from "../../analysis/chunk-tokens.js";
 import type { Db } from "./open-database.js";
 import { PostingsIndex } from "./postings.js";
 

@@ -1,11 +1,11 @@
 /**
  * The embedded store: one SQLite file per collection. Every write that touches
- * a document (row, chunks, FTS postings) happens in one transaction, so a crash
+ * a document (row, chunks, BM25 postings, vectors) commits together, so a crash
  * leaves each document at its old or its new state.
  */
 import type { Statement } from "better-sqlite3";
 import { GroundkitError } from "../../core/errors.js";
-import { chunkTokens } from "../../retrieve/bm25/chunk-tokens.js";
+import { chunkTokens } from "../../analysis/chunk-tokens.js";
 import type {
   ChunkFilter,
   DocumentRef,
