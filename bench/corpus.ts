@@ -17,7 +17,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chunkText } from "../src/ingest/chunker.js";
-import { mulberry32 } from "../src/eval/bootstrap.js";
+import { mulberry32 } from "../src/core/random.js";
 
 export { mulberry32 };
 

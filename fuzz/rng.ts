@@ -2,7 +2,7 @@
  * Seeded randomness for the reliability tools: every random choice of a run
  * comes from one of these, so a seed (and a case index) reproduces it exactly.
  */
-import { mulberry32 } from "../src/eval/bootstrap.js";
+import { mulberry32 } from "../src/core/random.js";
 
 /** Mix integers into one 32-bit seed (a run seed and a case index give a case seed). */
 export function mixSeed(...parts: number[]): number {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { mulberry32, pairedBootstrap } from "../src/eval/bootstrap.js";
+import { mulberry32 } from "../src/core/random.js";
+import { pairedBootstrap } from "../src/eval/bootstrap.js";
 
 describe("mulberry32", () => {
   it("is a fixed sequence for a fixed seed", () => {

@@ -3,6 +3,7 @@
  * scored on the same queries. Deterministic: a fixed-seed PRNG, so the same inputs always give
  * the same interval and verdict.
  */
+import { mulberry32 } from "../core/random.js";
 
 /** Default number of resamples. */
 export const BOOTSTRAP_RESAMPLES = 10_000;
@@ -27,23 +28,6 @@ export interface BootstrapOptions {
   seed?: number;
   /** Two-sided confidence level, default 0.95. */
   confidence?: number;
-}
-
-/**
- * mulberry32: a small, fast 32-bit PRNG returning floats in [0, 1). Same seed, same sequence.
- *
- * @example
- *   const rand = mulberry32(42); rand(); // 0.6011037519...
- */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**

@@ -3,7 +3,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { mulberry32 } from "../../src/eval/bootstrap.js";
+import { mulberry32 } from "../../src/core/random.js";
 
 export { mulberry32 };
 
