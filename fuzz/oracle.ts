@@ -7,6 +7,8 @@
  * (derived from the bytes on disk by an independent model of each loader), or
  * unreadable for a named reason. Then:
  * - unreadable → `unresolvable`, with a detail that names the reason;
+ * - not indexed (the collection no longer holds the citation's document) →
+ *   `unresolvable`, whatever the file says: only indexed sources are read;
  * - readable → `verified` iff the content's code points [start, end) are the
  *   cited text, else `drifted`; a drifted verdict whose original text is known
  *   (the index still holds the chunk) must locate the text where it now sits:
@@ -25,6 +27,7 @@ export function sha256Hex(s: string | Uint8Array): string {
 
 /** Why a source cannot be checked. */
 export type UnreadableReason =
+  | "not-indexed"
   | "missing"
   | "not-a-file"
   | "escapes"
@@ -33,8 +36,8 @@ export type UnreadableReason =
   | "not-utf8"
   | "binary"
   | "extraction-failed"
-  | "extractor-inactive"
   | "class-mismatch"
+  | "extractor-mismatch"
   | "snapshot-missing"
   | "snapshot-symlink"
   | "snapshot-unreadable"
@@ -138,6 +141,7 @@ export function expectVerdict(cited: CitedSpan, avail: Availability, originalKno
 
 /** What a detail must say for each unreadable reason (loose: the reason, not the wording). */
 const REASON_DETAIL: Record<UnreadableReason, RegExp> = {
+  "not-indexed": /is not in collection/i,
   missing: /no longer exists|does not exist/i,
   "not-a-file": /not a regular file|cannot be read/i,
   escapes: /outside the base directory/i,
@@ -146,8 +150,8 @@ const REASON_DETAIL: Record<UnreadableReason, RegExp> = {
   "not-utf8": /UTF-8|cannot be read as text/i,
   binary: /binary/i,
   "extraction-failed": /re-extraction/i,
-  "extractor-inactive": /not active/i,
-  "class-mismatch": /must be a snapshot citation/i,
+  "class-mismatch": /must be a snapshot citation|was indexed as/i,
+  "extractor-mismatch": /names extractor .* but .* was extracted with/i,
   "snapshot-missing": /no snapshot/i,
   "snapshot-symlink": /symlink/i,
   "snapshot-unreadable": /snapshot cannot be read/i,

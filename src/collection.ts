@@ -381,6 +381,8 @@ export class Collection {
 
   /**
    * Verify a citation on its own (no chunk row needed: it carries its text hash).
+   * Only a source this collection indexed under the citation's document id is
+   * read; any other citation is unresolvable, saying nothing about the file.
    * `originalText`, when given and matching the hash, lets a drift say where the text moved.
    */
   async verify(raw: unknown, opts: { baseDir?: string | undefined; originalText?: string | undefined } = {}): Promise<Verification> {
@@ -389,7 +391,8 @@ export class Collection {
     const doc = this.store.getDocument(citation.document_id);
     return verifyCitation(citation, {
       ...this.readers(),
-      baseDir: opts.baseDir ? resolve(opts.baseDir) : (doc?.base_dir ?? this.recordedBaseDirFor(citation.source)),
+      indexed: doc,
+      baseDir: opts.baseDir ? resolve(opts.baseDir) : (doc?.base_dir ?? (doc && this.recordedBaseDirFor(doc.source))),
       originalText: opts.originalText ?? (stored?.text_hash === citation.text_hash ? stored.text : undefined),
     });
   }
@@ -425,6 +428,7 @@ export class Collection {
   private verifyContext(chunk: StoredChunk, baseDir: string | undefined): VerifyContext {
     return {
       ...this.readers(),
+      indexed: chunk.document,
       baseDir: baseDir ? resolve(baseDir) : (chunk.document.base_dir ?? undefined),
       originalText: chunk.text,
     };
@@ -433,6 +437,7 @@ export class Collection {
   /** How each source class obtains its current text. */
   private readers() {
     return {
+      collection: this.name,
       maxFileSize: DEFAULTS.maxFileSize,
       readExtracted: (c: Citation, realPath: string) => readExtractedSource(c, realPath, DEFAULTS.maxFileSize),
       readSnapshot: (c: Citation) => readSnapshotSource(c, this.snapshots),

@@ -1,8 +1,9 @@
 /**
  * Verification: re-read a citation's source and say whether the cited span
- * still holds. The order is fixed: classify the source, check containment,
- * obtain the text per source class, compare. Containment runs before any read
- * or extractor lookup.
+ * still holds. The order is fixed: the citation must name a document the
+ * collection indexed, with that source and class (else nothing is read); then
+ * classify the source, check containment, obtain the text per source class,
+ * compare. Containment runs before any read or extractor lookup.
  */
 import { isAbsolute } from "node:path";
 import type { Citation, Verification } from "../core/contracts.js";
@@ -10,11 +11,19 @@ import { resolveContained } from "../core/containment.js";
 import { GroundkitError } from "../core/errors.js";
 import { CodePointText, sha256 } from "../core/text.js";
 import { isUrlSource } from "../net/url-shape.js";
+import { assertIndexedSource, type IndexedSource } from "./indexed-source.js";
 import { ResolutionError, unresolvable } from "./resolution-error.js";
 import { readTextSource } from "./read-text-source.js";
 
 /** Everything verification needs besides the citation. */
 export interface VerifyContext {
+  /** The collection's name (for details). */
+  collection: string;
+  /**
+   * The collection's record for the citation's document id, undefined when it
+   * has none. Only a source recorded here is ever read.
+   */
+  indexed: IndexedSource | undefined;
   /** Containment root for path sources (the base dir recorded at ingest, or --base-dir). */
   baseDir: string | undefined;
   /** Largest source that will be re-read. */
@@ -44,6 +53,7 @@ export async function checkCitation(
   ctx: VerifyContext,
 ): Promise<{ verification: Verification; content?: CodePointText }> {
   try {
+    assertIndexedSource(citation, ctx.indexed, ctx.collection);
     const content = new CodePointText(await obtainContent(citation, ctx));
     return { verification: compare(citation, content, ctx.originalText), content };
   } catch (err) {
