@@ -10,7 +10,8 @@
  * - not indexed (the collection no longer holds the citation's document) →
  *   `unresolvable`, whatever the file says: only indexed sources are read;
  * - readable → `verified` iff the content's code points [start, end) are the
- *   cited text, else `drifted`; a drifted verdict whose original text is known
+ *   cited text on the cited lines, else `drifted` (the text unchanged on other
+ *   lines gives no location: it did not move); a drifted verdict whose original text is known
  *   (the index still holds the chunk) must locate the text where it now sits:
  *   its only occurrence, or the occurrence nearest the old start (earlier on a
  *   tie); when the text no longer occurs, no location is given.
@@ -130,7 +131,11 @@ export function expectVerdict(cited: CitedSpan, avail: Availability, originalKno
   if (!avail.readable) return { verdict: "unresolvable", reason: avail.reason };
   const { start_offset: start, end_offset: end } = cited.citation;
   const content = avail.content;
-  if (end <= cpLength(content) && cpSlice(content, start, end) === cited.text) return { verdict: "verified" };
+  if (end <= cpLength(content) && cpSlice(content, start, end) === cited.text) {
+    const lines = lineRangeOf(content, start, end);
+    const sameLines = lines.startLine === cited.citation.start_line && lines.endLine === cited.citation.end_line;
+    return sameLines ? { verdict: "verified" } : { verdict: "drifted", relocated: null, content };
+  }
   if (!originalKnown) return { verdict: "drifted", relocated: null, content };
   const at = cpOccurrences(content, cited.text);
   if (at.length === 0) return { verdict: "drifted", relocated: null, content };
@@ -178,7 +183,7 @@ export function judge(exp: Expectation, actual: Verification, cited: CitedSpan):
   if (exp.verdict === "verified" && !/matches/i.test(detail)) {
     failures.push({ kind: "detail-mismatch", message: `${where}: verified, but the detail does not say it matches: ${detail}` });
   }
-  if (exp.verdict === "drifted" && !/differs|code points long/i.test(detail)) {
+  if (exp.verdict === "drifted" && !/differs|code points long|unchanged at code points/i.test(detail)) {
     failures.push({ kind: "detail-mismatch", message: `${where}: drifted, but the detail does not say how: ${detail}` });
   }
   if (exp.verdict === "unresolvable" && exp.reason) {

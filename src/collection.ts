@@ -18,6 +18,7 @@ import { GroundkitError } from "./core/errors.js";
 import { citationOf } from "./cite/citation.js";
 import { checkCitation, verifyCitation, type VerifyContext } from "./cite/verify.js";
 import { readExtractedSource } from "./cite/read-extracted-source.js";
+import type { SourceText } from "./cite/source-text.js";
 import { readSnapshotSource } from "./cite/read-snapshot-source.js";
 import { validateChunkerOptions } from "./ingest/chunker.js";
 import { Dispatcher } from "./ingest/dispatch.js";
@@ -263,7 +264,7 @@ export class Collection {
     }));
     if (opts.verify) {
       // One read (or re-extraction) per source for the whole result list.
-      const readCache = new Map<string, Promise<string>>();
+      const readCache = new Map<string, Promise<SourceText>>();
       for (const [i, hit] of hits.entries()) {
         hit.verification = await verifyCitation(citationOf(rows[i]!), {
           ...this.verifyContext(rows[i]!, opts.baseDir),

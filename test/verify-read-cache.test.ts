@@ -52,7 +52,7 @@ describe("shared reads during verification", () => {
       maxFileSize: 1 << 20,
       readExtracted: async () => {
         reads++;
-        return CONTENT;
+        return { text: CONTENT };
       },
       readCache: new Map(),
     };
@@ -75,7 +75,7 @@ describe("shared reads during verification", () => {
       readExtracted: async () => {
         reads++;
         if (reads === 1) throw new Error("transient");
-        return CONTENT;
+        return { text: CONTENT };
       },
       readCache: new Map(),
     };
