@@ -554,24 +554,23 @@ async function extractorIdentity(ctx: MutationContext): Promise<MutationOutcome>
     const forged = v < 0.5 ? made : `${(active[0] ?? made).replace(/\/[^/]*$/, "")}/0.0.1`;
     return outcome("text cited as extracted", {
       editCitation: (c) => ({ ...c, source_class: "extracted", extractor: forged }),
-      avail: new Map([[i, { readable: false, reason: "extractor-inactive" }]]),
-      mustMention: new Map([[i, [forged]]]),
+      avail: new Map([[i, { readable: false, reason: "class-mismatch" }]]),
     });
   }
   const recorded = ctx.primary.citation.extractor ?? "";
   const other = active.find((id) => id !== recorded);
-  const otherUsable = other !== undefined && (doc.spec.model.type !== "pdf" || !isUtf8(doc.bytes));
-  if (v >= 0.4 && v < 0.7 && otherUsable) {
-    // The other active extractor cannot read this format at all.
+  if (v >= 0.4 && v < 0.7 && other !== undefined) {
+    // Active, but not the extractor the document was indexed with: refused before any extraction.
     return outcome("the other active extractor", {
       editCitation: (c) => ({ ...c, extractor: other }),
-      avail: new Map([[i, { readable: false, reason: "extraction-failed" }]]),
+      avail: new Map([[i, { readable: false, reason: "extractor-mismatch" }]]),
+      mustMention: new Map([[i, [other, recorded]]]),
     });
   }
   const forged = v < 0.4 ? `${recorded.slice(0, recorded.lastIndexOf("/"))}/0.0.1` : made;
   return outcome(v < 0.4 ? "same package, another version" : "unknown extractor", {
     editCitation: (c) => ({ ...c, extractor: forged }),
-    avail: new Map([[i, { readable: false, reason: "extractor-inactive" }]]),
+    avail: new Map([[i, { readable: false, reason: "extractor-mismatch" }]]),
     mustMention: new Map([[i, [forged, recorded]]]),
   });
 }
@@ -661,7 +660,7 @@ async function deleteReingest(ctx: MutationContext): Promise<MutationOutcome> {
     await world.col.deleteDocument(doc.documentId);
     return outcome("deleted", {
       indexChanged: true,
-      avail: snapshot ? new Map([[i, { readable: false, reason: "snapshot-missing" }]]) : new Map(),
+      avail: new Map([[i, { readable: false, reason: "not-indexed" }]]),
     });
   }
   if (v < 0.5) {
@@ -686,7 +685,7 @@ async function deleteReingest(ctx: MutationContext): Promise<MutationOutcome> {
     rmSync(doc.path);
     await reingest(world);
     if (world.store.getDocument(doc.documentId)) failures.push({ kind: "invariant", message: "a deleted file was not pruned by re-ingest" });
-    return outcome("file deleted, re-ingested (pruned)", { indexChanged: true, failures, avail: new Map([[i, { readable: false, reason: "missing" }]]) });
+    return outcome("file deleted, re-ingested (pruned)", { indexChanged: true, failures, avail: new Map([[i, { readable: false, reason: "not-indexed" }]]) });
   }
   // Edit the source, then (maybe delete and) re-ingest.
   const { L, content } = span(ctx);
@@ -700,7 +699,7 @@ async function deleteReingest(ctx: MutationContext): Promise<MutationOutcome> {
     servePage(world, doc, result.bytes);
     const replaced = await reingestAndCheck(world, doc, result.avail, failures);
     if (replaced !== undefined) avail = { readable: true, content: replaced };
-    else if (deleteFirst) avail = { readable: false, reason: "snapshot-missing" };
+    else if (deleteFirst) avail = { readable: false, reason: "not-indexed" };
   } else {
     writeDocBytes(doc, result.bytes);
     await reingestAndCheck(world, doc, result.avail, failures);

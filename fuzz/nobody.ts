@@ -10,6 +10,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import type { IndexedSource } from "../src/cite/indexed-source.js";
 import type { Citation, Verification } from "../src/core/contracts.js";
 import { helperScript, productJsRoot } from "./helper-script.js";
 import { sha256Hex } from "./oracle.js";
@@ -25,6 +26,8 @@ export type PermissionSupport =
 /** A verification request for the unprivileged worker. */
 export interface WorkerRequest {
   citation: Citation | Record<string, unknown>;
+  /** The collection's record for the citation's document id (the worker cannot open the index). */
+  indexed: IndexedSource | undefined;
   baseDir: string | undefined;
   snapshotDir: string;
   originalText: string | undefined;
@@ -130,9 +133,10 @@ export async function probePermissions(scratch: string): Promise<PermissionSuppo
       end_line: 1,
       text_hash: sha256Hex("probe text"),
     };
-    const denied = await worker.verify({ citation, baseDir: dir, snapshotDir: join(dir, "snapshots"), originalText: undefined });
+    const probeIndexed: IndexedSource = { source: file, source_class: "text", extractor: null };
+    const denied = await worker.verify({ citation, indexed: probeIndexed, baseDir: dir, snapshotDir: join(dir, "snapshots"), originalText: undefined });
     chmodSync(file, 0o644);
-    const allowed = await worker.verify({ citation, baseDir: dir, snapshotDir: join(dir, "snapshots"), originalText: undefined });
+    const allowed = await worker.verify({ citation, indexed: probeIndexed, baseDir: dir, snapshotDir: join(dir, "snapshots"), originalText: undefined });
     if (denied.verdict !== "unresolvable" || allowed.verdict !== "verified") {
       worker.close();
       return { mode: "skip", note: `the nobody worker probe did not behave (denied: ${denied.verdict}, allowed: ${allowed.verdict})` };

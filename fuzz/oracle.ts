@@ -7,8 +7,11 @@
  * (derived from the bytes on disk by an independent model of each loader), or
  * unreadable for a named reason. Then:
  * - unreadable → `unresolvable`, with a detail that names the reason;
+ * - not indexed (the collection no longer holds the citation's document) →
+ *   `unresolvable`, whatever the file says: only indexed sources are read;
  * - readable → `verified` iff the content's code points [start, end) are the
- *   cited text, else `drifted`; a drifted verdict whose original text is known
+ *   cited text on the cited lines, else `drifted` (the text unchanged on other
+ *   lines gives no location: it did not move); a drifted verdict whose original text is known
  *   (the index still holds the chunk) must locate the text where it now sits:
  *   its only occurrence, or the occurrence nearest the old start (earlier on a
  *   tie); when the text no longer occurs, no location is given.
@@ -25,6 +28,7 @@ export function sha256Hex(s: string | Uint8Array): string {
 
 /** Why a source cannot be checked. */
 export type UnreadableReason =
+  | "not-indexed"
   | "missing"
   | "not-a-file"
   | "escapes"
@@ -33,8 +37,8 @@ export type UnreadableReason =
   | "not-utf8"
   | "binary"
   | "extraction-failed"
-  | "extractor-inactive"
   | "class-mismatch"
+  | "extractor-mismatch"
   | "snapshot-missing"
   | "snapshot-symlink"
   | "snapshot-unreadable"
@@ -127,7 +131,11 @@ export function expectVerdict(cited: CitedSpan, avail: Availability, originalKno
   if (!avail.readable) return { verdict: "unresolvable", reason: avail.reason };
   const { start_offset: start, end_offset: end } = cited.citation;
   const content = avail.content;
-  if (end <= cpLength(content) && cpSlice(content, start, end) === cited.text) return { verdict: "verified" };
+  if (end <= cpLength(content) && cpSlice(content, start, end) === cited.text) {
+    const lines = lineRangeOf(content, start, end);
+    const sameLines = lines.startLine === cited.citation.start_line && lines.endLine === cited.citation.end_line;
+    return sameLines ? { verdict: "verified" } : { verdict: "drifted", relocated: null, content };
+  }
   if (!originalKnown) return { verdict: "drifted", relocated: null, content };
   const at = cpOccurrences(content, cited.text);
   if (at.length === 0) return { verdict: "drifted", relocated: null, content };
@@ -138,6 +146,7 @@ export function expectVerdict(cited: CitedSpan, avail: Availability, originalKno
 
 /** What a detail must say for each unreadable reason (loose: the reason, not the wording). */
 const REASON_DETAIL: Record<UnreadableReason, RegExp> = {
+  "not-indexed": /is not in collection/i,
   missing: /no longer exists|does not exist/i,
   "not-a-file": /not a regular file|cannot be read/i,
   escapes: /outside the base directory/i,
@@ -146,8 +155,8 @@ const REASON_DETAIL: Record<UnreadableReason, RegExp> = {
   "not-utf8": /UTF-8|cannot be read as text/i,
   binary: /binary/i,
   "extraction-failed": /re-extraction/i,
-  "extractor-inactive": /not active/i,
-  "class-mismatch": /must be a snapshot citation/i,
+  "class-mismatch": /must be a snapshot citation|was indexed as/i,
+  "extractor-mismatch": /names extractor .* but .* was extracted with/i,
   "snapshot-missing": /no snapshot/i,
   "snapshot-symlink": /symlink/i,
   "snapshot-unreadable": /snapshot cannot be read/i,
@@ -174,7 +183,7 @@ export function judge(exp: Expectation, actual: Verification, cited: CitedSpan):
   if (exp.verdict === "verified" && !/matches/i.test(detail)) {
     failures.push({ kind: "detail-mismatch", message: `${where}: verified, but the detail does not say it matches: ${detail}` });
   }
-  if (exp.verdict === "drifted" && !/differs|code points long/i.test(detail)) {
+  if (exp.verdict === "drifted" && !/differs|code points long|unchanged at code points/i.test(detail)) {
     failures.push({ kind: "detail-mismatch", message: `${where}: drifted, but the detail does not say how: ${detail}` });
   }
   if (exp.verdict === "unresolvable" && exp.reason) {

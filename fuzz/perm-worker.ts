@@ -10,10 +10,12 @@
 import { createInterface } from "node:readline";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { IndexedSource } from "../src/cite/indexed-source.js";
 
 interface Request {
   id: number;
   citation: unknown;
+  indexed: IndexedSource | undefined;
   baseDir: string | undefined;
   snapshotDir: string;
   originalText: string | undefined;
@@ -45,6 +47,8 @@ for await (const line of createInterface({ input: process.stdin })) {
     const citation = parseCitation(req.citation);
     const snapshots = new SnapshotStore(req.snapshotDir);
     const verification = await verifyCitation(citation, {
+      collection: "fuzz",
+      indexed: req.indexed,
       baseDir: req.baseDir,
       maxFileSize: DEFAULTS.maxFileSize,
       originalText: req.originalText,

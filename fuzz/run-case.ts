@@ -204,8 +204,10 @@ async function verifyAll(spec: CaseSpec, env: FuzzEnv, world: World, cited: Cite
     let call: Promise<Verification>;
     if (outcome.verifyAsNobody && env.perm.mode === "worker") {
       const known = world.store.getChunk(span.citation.chunk_id)?.text_hash === span.citation.text_hash;
+      const doc = world.store.getDocument(span.citation.document_id);
       call = env.perm.worker.verify({
         citation,
+        indexed: doc && { source: doc.source, source_class: doc.source_class, extractor: doc.extractor },
         baseDir: world.docsDir,
         snapshotDir: world.snapshotDir,
         originalText: known ? span.text : undefined,
@@ -259,6 +261,8 @@ function withTimeout<T>(p: Promise<T>, ms: number, unblock: (() => void) | undef
 }
 
 function availabilityOf(world: World, d: number, outcome: MutationOutcome): Availability {
+  // A document the index no longer holds is never read, whatever its file says.
+  if (!world.store.getDocument(world.docs[d]!.documentId)) return { readable: false, reason: "not-indexed" };
   return outcome.avail.get(d) ?? { readable: true, content: world.docs[d]!.content };
 }
 

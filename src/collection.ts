@@ -18,6 +18,7 @@ import { GroundkitError } from "./core/errors.js";
 import { citationOf } from "./cite/citation.js";
 import { checkCitation, verifyCitation, type VerifyContext } from "./cite/verify.js";
 import { readExtractedSource } from "./cite/read-extracted-source.js";
+import type { SourceText } from "./cite/source-text.js";
 import { readSnapshotSource } from "./cite/read-snapshot-source.js";
 import type { ChunkSettings } from "./ingest/build-chunks.js";
 import { decideChunking, parseRecordedChunking, recordChunking, type RecordedChunking } from "./ingest/chunking-settings.js";
@@ -271,7 +272,7 @@ export class Collection {
     }));
     if (opts.verify) {
       // One read (or re-extraction) per source for the whole result list.
-      const readCache = new Map<string, Promise<string>>();
+      const readCache = new Map<string, Promise<SourceText>>();
       for (const [i, hit] of hits.entries()) {
         hit.verification = await verifyCitation(citationOf(rows[i]!), {
           ...this.verifyContext(rows[i]!, opts.baseDir),
@@ -389,6 +390,8 @@ export class Collection {
 
   /**
    * Verify a citation on its own (no chunk row needed: it carries its text hash).
+   * Only a source this collection indexed under the citation's document id is
+   * read; any other citation is unresolvable, saying nothing about the file.
    * `originalText`, when given and matching the hash, lets a drift say where the text moved.
    */
   async verify(raw: unknown, opts: { baseDir?: string | undefined; originalText?: string | undefined } = {}): Promise<Verification> {
@@ -397,7 +400,8 @@ export class Collection {
     const doc = this.store.getDocument(citation.document_id);
     return verifyCitation(citation, {
       ...this.readers(),
-      baseDir: opts.baseDir ? resolve(opts.baseDir) : (doc?.base_dir ?? this.recordedBaseDirFor(citation.source)),
+      indexed: doc,
+      baseDir: opts.baseDir ? resolve(opts.baseDir) : (doc?.base_dir ?? (doc && this.recordedBaseDirFor(doc.source))),
       originalText: opts.originalText ?? (stored?.text_hash === citation.text_hash ? stored.text : undefined),
     });
   }
@@ -433,6 +437,7 @@ export class Collection {
   private verifyContext(chunk: StoredChunk, baseDir: string | undefined): VerifyContext {
     return {
       ...this.readers(),
+      indexed: chunk.document,
       baseDir: baseDir ? resolve(baseDir) : (chunk.document.base_dir ?? undefined),
       originalText: chunk.text,
     };
@@ -441,6 +446,7 @@ export class Collection {
   /** How each source class obtains its current text. */
   private readers() {
     return {
+      collection: this.name,
       maxFileSize: DEFAULTS.maxFileSize,
       readExtracted: (c: Citation, realPath: string) => readExtractedSource(c, realPath, DEFAULTS.maxFileSize),
       readSnapshot: (c: Citation) => readSnapshotSource(c, this.snapshots),

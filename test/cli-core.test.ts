@@ -139,7 +139,8 @@ describe("grk search and verification", () => {
     expect(search("re-reading the source hash").map((h) => h.citation.source)).not.toContain(file);
     const gone = JSON.parse(grk(["verify", "hit.json", "--json"], { cwd: work.dir }).stdout);
     expect(gone.verdict).toBe("unresolvable");
-    expect(gone.detail).toMatch(/no longer exists/);
+    // Pruned from the index: its citation names no indexed document any more, so nothing is read.
+    expect(gone.detail).toMatch(/is not in collection 'default'/);
   });
 
   it("catches a same-length edit", () => {

@@ -197,6 +197,19 @@ describe("errors", () => {
     expectError(await http(server, "POST", "/v1/verify", { body: { citation: { chunk_id: "x" } } }), 422, "INVALID_CITATION");
     const backwards = { ...hit!.citation, start_offset: 10, end_offset: 2 };
     expectError(await http(server, "POST", "/v1/verify", { body: { citation: backwards } }), 422, "INVALID_CITATION");
+    // Absurd offsets and page claims are refused before anything is read.
+    for (const absurd of [
+      { end_offset: Number.MAX_SAFE_INTEGER + 2 },
+      { end_offset: 1e300 },
+      { start_offset: 1.5 },
+      { start_offset: -1 },
+      { start_line: 0 },
+      { page_start: 3, page_end: 2 },
+      { page_start: 2, page_end: null },
+    ]) {
+      const res = await http(server, "POST", "/v1/verify", { body: { citation: { ...hit!.citation, ...absurd } } });
+      expectError(res, 422, "INVALID_CITATION");
+    }
   });
 });
 

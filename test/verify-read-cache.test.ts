@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { IndexedSource } from "../src/cite/indexed-source.js";
 import { verifyCitation, type VerifyContext } from "../src/cite/verify.js";
 import type { Citation } from "../src/core/contracts.js";
 import { sha256 } from "../src/core/text.js";
@@ -36,35 +37,45 @@ function citation(start: number, end: number, source = join(work.dir, "base", "d
   };
 }
 
+/** The collection's record that vouches for `c`. */
+function indexedAs(c: Citation): IndexedSource {
+  return { source: c.source, source_class: c.source_class, extractor: c.extractor };
+}
+
 describe("shared reads during verification", () => {
   it("re-extracts a source once for several citations, and still checks containment per citation", async () => {
     let reads = 0;
     const ctx: VerifyContext = {
+      collection: "c",
+      indexed: indexedAs(citation(0, 0)),
       baseDir: join(work.dir, "base"),
       maxFileSize: 1 << 20,
       readExtracted: async () => {
         reads++;
-        return CONTENT;
+        return { text: CONTENT };
       },
       readCache: new Map(),
     };
     expect((await verifyCitation(citation(0, 5), ctx)).verdict).toBe("verified");
     expect((await verifyCitation(citation(6, 10), ctx)).verdict).toBe("verified");
     expect(reads).toBe(1);
-    const outside = await verifyCitation(citation(0, 5, join(work.dir, "elsewhere.pdf")), ctx);
-    expect(outside.verdict).toBe("unresolvable");
+    const elsewhere = citation(0, 5, join(work.dir, "elsewhere.pdf"));
+    const outside = await verifyCitation(elsewhere, { ...ctx, indexed: indexedAs(elsewhere) });
+    expect(outside).toMatchObject({ verdict: "unresolvable", detail: expect.stringMatching(/outside the base directory/) });
     expect(reads).toBe(1);
   });
 
   it("does not cache a failed read", async () => {
     let reads = 0;
     const ctx: VerifyContext = {
+      collection: "c",
+      indexed: indexedAs(citation(0, 0)),
       baseDir: join(work.dir, "base"),
       maxFileSize: 1 << 20,
       readExtracted: async () => {
         reads++;
         if (reads === 1) throw new Error("transient");
-        return CONTENT;
+        return { text: CONTENT };
       },
       readCache: new Map(),
     };

@@ -9,8 +9,9 @@ import { GroundkitError } from "../core/errors.js";
 import { getExtractorRegistry } from "../extract/registry.js";
 import { readFileCapped } from "../ingest/text-loader.js";
 import { unresolvable } from "./resolution-error.js";
+import type { SourceText } from "./source-text.js";
 
-export async function readExtractedSource(citation: Citation, realPath: string, maxBytes: number): Promise<string> {
+export async function readExtractedSource(citation: Citation, realPath: string, maxBytes: number): Promise<SourceText> {
   const registry = await getExtractorRegistry();
   const recorded = citation.extractor ?? "(none)";
   const extractor = registry.byIdentity(recorded);
@@ -23,7 +24,8 @@ export async function readExtractedSource(citation: Citation, realPath: string, 
   }
   try {
     const bytes = await readFileCapped(realPath, maxBytes, citation.source);
-    return (await extractor.extract(bytes)).text;
+    const { text, pageStarts } = await extractor.extract(bytes);
+    return { text, pageStarts: pageStarts ?? [] };
   } catch (err) {
     if (err instanceof GroundkitError) throw unresolvable(`re-extraction with ${recorded} failed: ${err.message}`);
     throw err;

@@ -1,28 +1,41 @@
 /**
  * Verification: re-read a citation's source and say whether the cited span
- * still holds. The order is fixed: classify the source, check containment,
- * obtain the text per source class, compare. Containment runs before any read
- * or extractor lookup.
+ * still holds. The order is fixed: the citation must name a document the
+ * collection indexed, with that source and class (else nothing is read); then
+ * classify the source, check containment, obtain the text per source class,
+ * compare. Containment runs before any read or extractor lookup. The text, its
+ * lines and its pages are all part of what a citation claims: `verified` means
+ * all of them still hold.
  */
 import { isAbsolute } from "node:path";
 import type { Citation, Verification } from "../core/contracts.js";
 import { resolveContained } from "../core/containment.js";
 import { GroundkitError } from "../core/errors.js";
-import { CodePointText, sha256 } from "../core/text.js";
+import { pageRange } from "../core/pages.js";
+import { CodePointText, codePointLength, sha256 } from "../core/text.js";
 import { isUrlSource } from "../net/url-shape.js";
+import { assertIndexedSource, type IndexedSource } from "./indexed-source.js";
 import { ResolutionError, unresolvable } from "./resolution-error.js";
 import { readTextSource } from "./read-text-source.js";
+import type { SourceText } from "./source-text.js";
 
 /** Everything verification needs besides the citation. */
 export interface VerifyContext {
+  /** The collection's name (for details). */
+  collection: string;
+  /**
+   * The collection's record for the citation's document id, undefined when it
+   * has none. Only a source recorded here is ever read.
+   */
+  indexed: IndexedSource | undefined;
   /** Containment root for path sources (the base dir recorded at ingest, or --base-dir). */
   baseDir: string | undefined;
   /** Largest source that will be re-read. */
   maxFileSize: number;
   /** The text originally cited, when known (used only after its hash checks out) to say where it moved. */
   originalText?: string | undefined;
-  /** Obtain an extracted document's current text (re-runs the recorded extractor). */
-  readExtracted?: ((citation: Citation, realPath: string) => Promise<string>) | undefined;
+  /** Obtain an extracted document's current text and pages (re-runs the recorded extractor). */
+  readExtracted?: ((citation: Citation, realPath: string) => Promise<SourceText>) | undefined;
   /** Obtain a snapshot document's stored text. */
   readSnapshot?: ((citation: Citation) => Promise<string>) | undefined;
   /**
@@ -30,7 +43,7 @@ export interface VerifyContext {
    * same source is read, or re-extracted, once. Containment is still checked
    * per citation; only the read after it is shared. Failures are not cached.
    */
-  readCache?: Map<string, Promise<string>> | undefined;
+  readCache?: Map<string, Promise<SourceText>> | undefined;
 }
 
 /** Re-check a citation against its source: verified, drifted or unresolvable, always with a detail. */
@@ -44,8 +57,10 @@ export async function checkCitation(
   ctx: VerifyContext,
 ): Promise<{ verification: Verification; content?: CodePointText }> {
   try {
-    const content = new CodePointText(await obtainContent(citation, ctx));
-    return { verification: compare(citation, content, ctx.originalText), content };
+    assertIndexedSource(citation, ctx.indexed, ctx.collection);
+    const source = await obtainContent(citation, ctx);
+    const content = new CodePointText(source.text);
+    return { verification: compare(citation, { content, pageStarts: source.pageStarts }, ctx.originalText), content };
   } catch (err) {
     if (err instanceof ResolutionError) return { verification: { verdict: err.verdict, detail: err.detail } };
     throw err;
@@ -53,7 +68,7 @@ export async function checkCitation(
 }
 
 /** Run `read` once per key within a shared cache; a failed read is forgotten so errors stay per citation. */
-function cached(ctx: VerifyContext, key: string, read: () => Promise<string>): Promise<string> {
+function cached(ctx: VerifyContext, key: string, read: () => Promise<SourceText>): Promise<SourceText> {
   const cache = ctx.readCache;
   if (!cache) return read();
   let p = cache.get(key);
@@ -65,11 +80,11 @@ function cached(ctx: VerifyContext, key: string, read: () => Promise<string>): P
   return p;
 }
 
-async function obtainContent(citation: Citation, ctx: VerifyContext): Promise<string> {
+async function obtainContent(citation: Citation, ctx: VerifyContext): Promise<SourceText> {
   if (citation.source_class === "snapshot") {
     const readSnapshot = ctx.readSnapshot;
     if (!readSnapshot) throw unresolvable("snapshot citations need the collection's snapshot store to verify.");
-    return cached(ctx, `snapshot\0${citation.document_id}\0${citation.source}`, () => readSnapshot(citation));
+    return cached(ctx, `snapshot\0${citation.document_id}\0${citation.source}`, async () => ({ text: await readSnapshot(citation) }));
   }
   if (isUrlSource(citation.source)) {
     throw unresolvable(`a URL source must be a snapshot citation; this one says '${citation.source_class}'.`);
@@ -84,7 +99,10 @@ async function obtainContent(citation: Citation, ctx: VerifyContext): Promise<st
     if (!readExtracted) throw unresolvable("extracted citations need the extractor registry to verify.");
     return cached(ctx, `extracted\0${realPath}\0${citation.extractor ?? ""}`, () => readExtracted(citation, realPath));
   }
-  return cached(ctx, `text\0${realPath}`, () => readTextSource(realPath, citation.source, ctx.maxFileSize));
+  return cached(ctx, `text\0${realPath}`, async () => ({
+    text: await readTextSource(realPath, citation.source, ctx.maxFileSize),
+    pageStarts: [],
+  }));
 }
 
 async function containedPath(source: string, baseDir: string): Promise<string> {
@@ -100,46 +118,96 @@ async function containedPath(source: string, baseDir: string): Promise<string> {
   }
 }
 
-function compare(citation: Citation, text: CodePointText, originalText: string | undefined): Verification {
-  const { start_offset: start, end_offset: end } = citation;
-  if (end > text.length) {
-    return {
-      verdict: "drifted",
-      detail: `the source is now ${text.length} code points long; the cited span ends at ${end}.${relocationHint(text, citation, originalText)}`,
-      relocated: relocate(text, citation, originalText),
-    };
-  }
-  if (sha256(text.slice(start, end)) === citation.text_hash) {
-    return { verdict: "verified", detail: `the text at code points ${start}-${end} matches the cited hash.` };
-  }
-  const moved = relocate(text, citation, originalText);
-  return {
-    verdict: "drifted",
-    detail: `the text at code points ${start}-${end} differs from what was cited.${relocationHint(text, citation, originalText)}`,
-    relocated: moved,
-  };
+type Relocation = NonNullable<Verification["relocated"]>;
+
+/** The re-read source as compare needs it. */
+interface Current {
+  content: CodePointText;
+  pageStarts: readonly number[] | undefined;
 }
 
-/** Where the original text now sits (nearest occurrence to the old start), if it is known and present. */
-function relocate(
-  text: CodePointText,
-  citation: Citation,
-  originalText: string | undefined,
-): { start_offset: number; end_offset: number } | undefined {
-  if (originalText === undefined || sha256(originalText) !== citation.text_hash || originalText.length === 0) return undefined;
+function compare(citation: Citation, current: Current, originalText: string | undefined): Verification {
+  const { start_offset: start, end_offset: end } = citation;
+  const text = current.content;
+  if (end > text.length) {
+    return drifted(
+      `the source is now ${text.length} code points long; the cited span ends at ${end}.`,
+      citation,
+      current,
+      originalText,
+    );
+  }
+  if (sha256(text.slice(start, end)) !== citation.text_hash) {
+    return drifted(`the text at code points ${start}-${end} differs from what was cited.`, citation, current, originalText);
+  }
+  const stale = staleLocation(citation, current);
+  if (stale) return { verdict: "drifted", detail: `the text is unchanged at code points ${start}-${end}, but ${stale}.` };
+  return { verdict: "verified", detail: `the text at code points ${start}-${end} matches the cited hash.` };
+}
+
+/**
+ * What no longer holds of the citation's lines and pages, for text found at its
+ * offsets; undefined when they all hold. Pages are checked whenever the source
+ * can say where its pages are and the citation names any.
+ */
+function staleLocation(citation: Citation, { content, pageStarts }: Current): string | undefined {
+  const { start_offset: start, end_offset: end } = citation;
+  const stale: string[] = [];
+  const lines = content.lineRange(start, end);
+  if (lines.startLine !== citation.start_line || lines.endLine !== citation.end_line) {
+    stale.push(`now on ${span("line", lines.startLine, lines.endLine)} (cited ${range(citation.start_line, citation.end_line)})`);
+  }
+  const citedPages = citation.page_start != null && citation.page_end != null ? range(citation.page_start, citation.page_end) : undefined;
+  if (citedPages !== undefined && pageStarts !== undefined) {
+    const pages = pageRange(pageStarts, start, end);
+    if (!pages) stale.push(`the source has no pages now (cited page ${citedPages})`);
+    else if (pages.pageStart !== citation.page_start || pages.pageEnd !== citation.page_end) {
+      stale.push(`${stale.length ? "on" : "now on"} ${span("page", pages.pageStart, pages.pageEnd)} (cited ${citedPages})`);
+    }
+  }
+  return stale.length ? stale.join(" and ") : undefined;
+}
+
+function drifted(why: string, citation: Citation, current: Current, originalText: string | undefined): Verification {
+  const original = trustedOriginal(citation, originalText);
+  const moved = relocate(current.content, citation, original);
+  return { verdict: "drifted", detail: `${why}${relocationHint(moved, current, original)}`, relocated: moved };
+}
+
+/**
+ * Where the original text now sits (nearest occurrence to the old start), if it
+ * is known and present. Its length is the original text's own, never the
+ * citation's offsets: a crafted span must not stretch the answer past the source.
+ */
+function relocate(text: CodePointText, citation: Citation, original: string | undefined): Relocation | undefined {
+  if (original === undefined) return undefined;
   let best: number | undefined;
-  for (let at = text.indexOf(originalText); at >= 0; at = text.indexOf(originalText, at + 1)) {
+  for (let at = text.indexOf(original); at >= 0; at = text.indexOf(original, at + 1)) {
     if (best === undefined || Math.abs(at - citation.start_offset) < Math.abs(best - citation.start_offset)) best = at;
     if (at > citation.start_offset) break;
   }
   if (best === undefined) return undefined;
-  const length = citation.end_offset - citation.start_offset;
-  return { start_offset: best, end_offset: best + length };
+  return { start_offset: best, end_offset: best + codePointLength(original) };
 }
 
-function relocationHint(text: CodePointText, citation: Citation, originalText: string | undefined): string {
-  const moved = relocate(text, citation, originalText);
-  if (!moved) return originalText === undefined ? "" : " The cited text no longer occurs in the source.";
-  const lines = text.lineRange(moved.start_offset, moved.end_offset);
-  return ` The cited text now sits at code points ${moved.start_offset}-${moved.end_offset} (lines ${lines.startLine}-${lines.endLine}).`;
+/** The caller's original text, only when it is what the citation hashed (and not empty). */
+function trustedOriginal(citation: Citation, originalText: string | undefined): string | undefined {
+  return originalText && sha256(originalText) === citation.text_hash ? originalText : undefined;
+}
+
+function relocationHint(moved: Relocation | undefined, { content, pageStarts }: Current, original: string | undefined): string {
+  if (!moved) return original === undefined ? "" : " The cited text no longer occurs in the source.";
+  const lines = content.lineRange(moved.start_offset, moved.end_offset);
+  const pages = pageStarts && pageRange(pageStarts, moved.start_offset, moved.end_offset);
+  const onPages = pages ? `, on ${span("page", pages.pageStart, pages.pageEnd)}` : "";
+  return ` The cited text now sits at code points ${moved.start_offset}-${moved.end_offset} (lines ${lines.startLine}-${lines.endLine})${onPages}.`;
+}
+
+/** "line 7" or "lines 7-8". */
+function span(unit: string, from: number, to: number): string {
+  return from === to ? `${unit} ${from}` : `${unit}s ${from}-${to}`;
+}
+
+function range(from: number, to: number): string {
+  return from === to ? `${from}` : `${from}-${to}`;
 }

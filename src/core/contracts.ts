@@ -30,6 +30,10 @@ export const CitationSchema = z
   })
   .refine((c) => c.end_offset >= c.start_offset, { message: "end_offset must be >= start_offset" })
   .refine((c) => c.end_line >= c.start_line, { message: "end_line must be >= start_line" })
+  .refine((c) => (c.page_start == null) === (c.page_end == null), { message: "page_start and page_end come together" })
+  .refine((c) => c.page_start == null || c.page_end == null || c.page_end >= c.page_start, {
+    message: "page_end must be >= page_start",
+  })
   .refine((c) => (c.source_class === "extracted") === (c.extractor !== null), {
     message: "an extracted citation must name its extractor; other classes must not",
   });
