@@ -251,6 +251,38 @@ describe("guardedFetch", () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it("never puts a query value in a failure message, whatever the parameter's name", async () => {
+    const refused = await expectCode(guardedFetch("http://127.0.0.1:1/x?token2=SECRETVALUE&page=SECRETPAGE", LOCAL), "FETCH_FAILED");
+    expect(refused.message).toContain("http://127.0.0.1:1/x?token2=REDACTED&page=REDACTED");
+    for (const err of [refused]) {
+      expect(err.message).not.toMatch(/SECRET/);
+      expect(JSON.stringify(err.detail)).not.toMatch(/SECRET/);
+    }
+
+    const server = await startServer((req, res) => {
+      if (req.url?.startsWith("/moved")) res.writeHead(302, { location: "/next?code=SECRETNEXT" }).end();
+      else res.writeHead(404).end();
+    });
+    const missing = await expectCode(guardedFetch(`${server.origin}/gone?q=SECRETQUERY`, LOCAL), "FETCH_FAILED");
+    const moved = await expectCode(guardedFetch(`${server.origin}/moved?q=SECRETQUERY`, LOCAL), "REDIRECT_REFUSED");
+    const slow = await expectCode(
+      guardedFetch("http://hang.test/?q=SECRETQUERY", { ...LOCAL, timeoutMs: 200, resolver: () => new Promise(() => undefined) }),
+      "FETCH_TIMEOUT",
+    );
+    const refusedShape = await expectCode(guardedFetch("ftp://127.0.0.1/?q=SECRETQUERY", LOCAL), "URL_REFUSED");
+    for (const err of [missing, moved, slow, refusedShape]) {
+      expect(err.message, err.code).not.toMatch(/SECRET/);
+      expect(JSON.stringify(err.detail), err.code).not.toMatch(/SECRET/);
+    }
+    expect(moved.message).toContain("/next?code=REDACTED");
+  });
+
+  it("keeps non-credential query values in the fetched resource's URL (it is the source's identity)", async () => {
+    const server = await startServer((_req, res) => res.end("x"));
+    const page = await guardedFetch(`${server.origin}/p?page=2#frag`, LOCAL);
+    expect(page.url).toBe(`${server.origin}/p?page=2`);
+  });
+
   it("refuses non-http schemes", async () => {
     await expectCode(guardedFetch("ftp://127.0.0.1/file.txt", LOCAL), "URL_REFUSED");
     await expectCode(guardedFetch("file:///etc/passwd", LOCAL), "URL_REFUSED");
