@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { checkUrlShape, isUrlSource, redactUrl, sanitizeUrl } from "../src/net/url-shape.js";
+import { checkUrlShape, hasUrlScheme, isUrlSource, redactUrl, sanitizeUrl } from "../src/net/url-shape.js";
 import { GroundkitError } from "../src/core/errors.js";
 
 function refusal(raw: string): GroundkitError {
@@ -236,6 +236,17 @@ describe("redactUrl", () => {
         expect(out).not.toContain(secret);
       }),
     );
+  });
+});
+
+describe("hasUrlScheme", () => {
+  it("sends every scheme-shaped input to the URL checks and leaves paths alone", () => {
+    for (const s of ["file:///etc/passwd", "FILE:///etc/passwd", "file:/etc/passwd", "ftp://h/x", "gopher://h/", "http://h/", "svn+ssh://h/r"]) {
+      expect(hasUrlScheme(s), s).toBe(true);
+    }
+    for (const s of ["docs/readme.md", "./file:/x", "/etc/passwd", "notes:2024.md", "C:\\docs\\a.md", "docs/http://x"]) {
+      expect(hasUrlScheme(s), s).toBe(false);
+    }
   });
 });
 

@@ -12,7 +12,7 @@ import { documentIdFor } from "../core/ids.js";
 import { sha256 } from "../core/text.js";
 import type { StoredDocument, Store } from "../store/store.js";
 import { guardedFetch } from "../net/guarded-fetch.js";
-import { isUrlSource, redactUrl } from "../net/url-shape.js";
+import { hasUrlScheme, isUrlSource, redactUrl } from "../net/url-shape.js";
 import type { SnapshotStore } from "../store/snapshots.js";
 import { buildChunks, type ChunkSettings } from "./build-chunks.js";
 import { discoverFiles } from "./discover.js";
@@ -123,7 +123,7 @@ export class Ingestor {
   async run(inputs: string[]): Promise<IngestSummary> {
     const started = performance.now();
     for (const input of inputs) {
-      if (isUrlSource(input)) await this.ingestUrl(input);
+      if (hasUrlScheme(input)) await this.ingestUrl(input);
       else await this.ingestPath(resolve(input));
     }
     this.summary.duration_ms = Math.round(performance.now() - started);

@@ -221,3 +221,17 @@ export function checkUrlShape(raw: string): URL {
 export function isUrlSource(s: string): boolean {
   return /^https?:\/\//i.test(s);
 }
+
+/**
+ * Whether a source string is a URL of any scheme rather than a path: a scheme
+ * of two or more characters followed by `//` (`ftp://h/`, `file:///etc/passwd`),
+ * or any `file:` URL. Such inputs go to the URL checks, which refuse every
+ * scheme but http(s) by name, instead of being looked up as a relative path.
+ *
+ * @example
+ *   hasUrlScheme("file:///etc/passwd"); // true
+ *   hasUrlScheme("docs/readme.md");     // false
+ */
+export function hasUrlScheme(s: string): boolean {
+  return /^[a-z][a-z0-9+.-]+:\/\//i.test(s) || /^file:/i.test(s);
+}
