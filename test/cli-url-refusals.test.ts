@@ -4,14 +4,25 @@
  * are SSRF_BLOCKED whatever --allow-private-network says, and no query value
  * reaches the summary, stdout or stderr.
  */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { grk, tempDir } from "./support/cli.js";
+import { grk, grkAsync, tempDir } from "./support/cli.js";
 
 let work: { dir: string; cleanup: () => void };
-beforeAll(() => {
+let server: Server;
+let blankPage: string;
+beforeAll(async () => {
   work = tempDir("grk-url-refusals-");
+  // A whitespace-only page: ingest skips it and names it in the summary.
+  server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/plain" }).end("   \n"));
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  blankPage = `http://127.0.0.1:${(server.address() as AddressInfo).port}/blank.txt?page=SECRETVALUE`;
 });
-afterAll(() => work.cleanup());
+afterAll(async () => {
+  await new Promise((r) => server.close(r));
+  work.cleanup();
+});
 
 type Failure = { source: string; code: string; message: string };
 
@@ -54,17 +65,22 @@ describe("grk ingest refuses what it must not fetch", () => {
     for (const f of res.failed.slice(SCHEMES.length)) expect(f.message).toMatch(/metadata/);
   });
 
-  it("with --allow-private-network: metadata stays SSRF_BLOCKED and no query value is shown", () => {
-    const res = ingest([...METADATA, ...SECRET_QUERIES, "--allow-private-network"], true);
+  it("with --allow-private-network: metadata stays SSRF_BLOCKED and no query value is shown", async () => {
+    // Async: the blank page is served from this process's event loop.
+    const res = await grkAsync(["ingest", ...METADATA, ...SECRET_QUERIES, blankPage, "--allow-private-network", "--json"], {
+      cwd: work.dir,
+    });
+    const summary = JSON.parse(res.stdout) as { failed: Failure[]; skipped: Array<{ source: string }> };
     expect(res.code).toBe(1);
-    expect(res.failed.map((f) => f.code)).toEqual([
+    expect(summary.skipped.map((s) => s.source)).toEqual([blankPage.replace("SECRETVALUE", "REDACTED")]);
+    expect(summary.failed.map((f) => f.code)).toEqual([
       ...METADATA.map(() => "SSRF_BLOCKED"),
       "FETCH_FAILED",
       "URL_REFUSED",
       "URL_REFUSED",
     ]);
     expect(res.stdout + res.stderr).not.toContain("SECRETVALUE");
-    expect(res.failed[METADATA.length]!.message).toContain("http://127.0.0.1:1/x?token2=REDACTED");
+    expect(summary.failed[METADATA.length]!.message).toContain("http://127.0.0.1:1/x?token2=REDACTED");
   });
 
   it("prints the same refusals as text, without a query value or a stack trace", () => {
