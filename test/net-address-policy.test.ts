@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { classifyAddress, isAllowedAddress, type AddressClass } from "../src/net/address-policy.js";
 import { GroundkitError } from "../src/core/errors.js";
+import { METADATA_IPV4, METADATA_IPV6 } from "../src/net/metadata-addresses.js";
 
 const TABLE: Record<AddressClass, string[]> = {
   public: [
@@ -197,6 +198,25 @@ const TABLE: Record<AddressClass, string[]> = {
     "64:ff9b::169.254.169.254",
     "64:ff9b:1::a9fe:a9fe",
     "::ffff:100.100.100.200",
+    // Issue 12 item 7: GCP's IPv6 metadata server sits inside fc00::/7, Azure's WireServer in public space.
+    "fd20:ce::254",
+    "FD20:CE:0:0:0:0:0:254",
+    "168.63.129.16",
+    "::ffff:168.63.129.16",
+    "::ffff:a83f:8110",
+    "64:ff9b::168.63.129.16",
+    "2002:a83f:8110::1", // 6to4 of 168.63.129.16
+    "2001::57c0:7eef", // Teredo, client 168.63.129.16
+    "169.254.170.2", // AWS ECS credentials
+    "169.254.170.23", // AWS EKS Pod Identity
+    "fd00:ec2::23", // AWS EKS Pod Identity over IPv6
+    "192.0.0.192", // Oracle Cloud Classic
+    "169.254.0.23", // Tencent Cloud
+    "169.254.42.42", // Scaleway
+    "fd00:42::42", // Scaleway over IPv6
+    "fd00:a9fe:a9fe::1", // Akamai (Linode) over IPv6
+    "fe80::a9fe:a9fe", // OpenStack over IPv6
+    "fe80::a9fe:a9fe%eth0",
   ],
 };
 
@@ -262,6 +282,22 @@ describe("classifyAddress", () => {
   });
 });
 
+describe("metadata addresses", () => {
+  it("classifies every entry of the one list as metadata, in every embedded form", () => {
+    for (const ip of METADATA_IPV4) {
+      for (const form of [ip, `::ffff:${ip}`, `64:ff9b::${ip}`, `::ffff:0:${ip}`]) expect(classifyAddress(form), form).toBe("metadata");
+    }
+    for (const ip of METADATA_IPV6) expect(classifyAddress(ip), ip).toBe("metadata");
+  });
+
+  it("leaves the neighbours of the new entries in their ranges", () => {
+    expect(classifyAddress("fd20:ce::253")).toBe("private");
+    expect(classifyAddress("fd20:ce::255")).toBe("private");
+    expect(classifyAddress("168.63.129.15")).toBe("public");
+    expect(classifyAddress("168.63.129.17")).toBe("public");
+  });
+});
+
 describe("isAllowedAddress", () => {
   const allowedWithPrivate: Record<AddressClass, boolean> = {
     public: true,
@@ -285,7 +321,7 @@ describe("isAllowedAddress", () => {
   }
 
   it("refuses link-local and metadata addresses even with allowPrivateNetwork", () => {
-    for (const ip of ["169.254.169.254", "fd00:ec2::254", "::ffff:169.254.169.254", "2002:a9fe:a9fe::", "fe80::1", "169.254.1.1"]) {
+    for (const ip of ["169.254.169.254", "fd00:ec2::254", "fd20:ce::254", "168.63.129.16", "::ffff:168.63.129.16", "::ffff:169.254.169.254", "2002:a9fe:a9fe::", "fe80::1", "169.254.1.1"]) {
       expect(isAllowedAddress(ip, { allowPrivateNetwork: true }), ip).toBe(false);
     }
   });

@@ -251,6 +251,38 @@ describe("guardedFetch", () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it("never puts a query value in a failure message, whatever the parameter's name", async () => {
+    const refused = await expectCode(guardedFetch("http://127.0.0.1:1/x?token2=SECRETVALUE&page=SECRETPAGE", LOCAL), "FETCH_FAILED");
+    expect(refused.message).toContain("http://127.0.0.1:1/x?token2=REDACTED&page=REDACTED");
+    for (const err of [refused]) {
+      expect(err.message).not.toMatch(/SECRET/);
+      expect(JSON.stringify(err.detail)).not.toMatch(/SECRET/);
+    }
+
+    const server = await startServer((req, res) => {
+      if (req.url?.startsWith("/moved")) res.writeHead(302, { location: "/next?code=SECRETNEXT" }).end();
+      else res.writeHead(404).end();
+    });
+    const missing = await expectCode(guardedFetch(`${server.origin}/gone?q=SECRETQUERY`, LOCAL), "FETCH_FAILED");
+    const moved = await expectCode(guardedFetch(`${server.origin}/moved?q=SECRETQUERY`, LOCAL), "REDIRECT_REFUSED");
+    const slow = await expectCode(
+      guardedFetch("http://hang.test/?q=SECRETQUERY", { ...LOCAL, timeoutMs: 200, resolver: () => new Promise(() => undefined) }),
+      "FETCH_TIMEOUT",
+    );
+    const refusedShape = await expectCode(guardedFetch("ftp://127.0.0.1/?q=SECRETQUERY", LOCAL), "URL_REFUSED");
+    for (const err of [missing, moved, slow, refusedShape]) {
+      expect(err.message, err.code).not.toMatch(/SECRET/);
+      expect(JSON.stringify(err.detail), err.code).not.toMatch(/SECRET/);
+    }
+    expect(moved.message).toContain("/next?code=REDACTED");
+  });
+
+  it("keeps non-credential query values in the fetched resource's URL (it is the source's identity)", async () => {
+    const server = await startServer((_req, res) => res.end("x"));
+    const page = await guardedFetch(`${server.origin}/p?page=2#frag`, LOCAL);
+    expect(page.url).toBe(`${server.origin}/p?page=2`);
+  });
+
   it("refuses non-http schemes", async () => {
     await expectCode(guardedFetch("ftp://127.0.0.1/file.txt", LOCAL), "URL_REFUSED");
     await expectCode(guardedFetch("file:///etc/passwd", LOCAL), "URL_REFUSED");
@@ -363,6 +395,50 @@ describe("vetHost", () => {
       expect(err.message).not.toContain(address);
     }
     await expectCode(vetHost("169.254.169.254", { allowPrivateNetwork: true }), "SSRF_BLOCKED");
+  });
+
+  // Issue 12 item 7: GCP's IPv6 metadata server is inside fc00::/7 and Azure's WireServer is a public address.
+  const METADATA_ANSWERS = ["fd20:ce::254", "168.63.129.16", "::ffff:168.63.129.16", "64:ff9b::a83f:8110", "fd00:ec2::23"];
+
+  for (const allowPrivateNetwork of [false, true]) {
+    it(`refuses GCP's and Azure's metadata addresses ${allowPrivateNetwork ? "with" : "without"} allowPrivateNetwork, as literals and as answers`, async () => {
+      for (const address of METADATA_ANSWERS) {
+        const resolver: Resolver = async () => [{ address, family: address.includes(":") ? 6 : 4 }];
+        const err = await expectCode(vetHost("innocent.test", { allowPrivateNetwork, resolver }), "SSRF_BLOCKED");
+        expect(err.detail).toMatchObject({ addressClass: "metadata" });
+        expect(err.message).not.toContain(address);
+        const literal = address.includes(":") ? `[${address}]` : address;
+        const direct = await expectCode(vetHost(literal, { allowPrivateNetwork }), "SSRF_BLOCKED");
+        expect(direct.detail).toMatchObject({ addressClass: "metadata" });
+      }
+    });
+
+    it(`guardedFetch never connects to a name resolving to a metadata address (${allowPrivateNetwork ? "with" : "without"} the opt-in)`, async () => {
+      for (const address of ["fd20:ce::254", "168.63.129.16"]) {
+        const resolver: Resolver = async () => [{ address, family: address.includes(":") ? 6 : 4 }];
+        const err = await expectCode(
+          guardedFetch("http://looks-public.test/computeMetadata/v1/", { allowPrivateNetwork, resolver, timeoutMs: 5000 }),
+          "SSRF_BLOCKED",
+        );
+        expect(err.message).toMatch(/metadata/);
+      }
+    });
+  }
+
+  it("refuses metadata host names before any DNS query, even when they would resolve to a public address", async () => {
+    let calls = 0;
+    const resolver: Resolver = async () => {
+      calls++;
+      return [{ address: "93.184.216.34", family: 4 }];
+    };
+    for (const host of ["metadata.google.internal", "METADATA.GOOGLE.INTERNAL.", "metadata", "instance-data", "metadata.tencentyun.com"]) {
+      const err = await expectCode(vetHost(host, { allowPrivateNetwork: true, resolver }), "SSRF_BLOCKED");
+      expect(err.detail).toMatchObject({ addressClass: "metadata" });
+    }
+    await expectCode(guardedFetch("http://metadata.google.internal/computeMetadata/v1/", { ...LOCAL, resolver }), "SSRF_BLOCKED");
+    expect(calls).toBe(0);
+    await expect(vetHost("metadata.example.com", { allowPrivateNetwork: false, resolver })).resolves.toBeDefined();
+    expect(calls).toBe(1);
   });
 
   it("fails cleanly when the name does not resolve", async () => {

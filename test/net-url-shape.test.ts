@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { checkUrlShape, isUrlSource, sanitizeUrl } from "../src/net/url-shape.js";
+import { checkUrlShape, hasUrlScheme, isUrlSource, redactUrl, sanitizeUrl } from "../src/net/url-shape.js";
 import { GroundkitError } from "../src/core/errors.js";
 
 function refusal(raw: string): GroundkitError {
@@ -11,6 +11,15 @@ function refusal(raw: string): GroundkitError {
     throw err;
   }
   throw new Error(`expected ${raw} to be refused`);
+}
+
+/** The refusal of a URL carrying `name=S3CR3TVALUE` among harmless parameters; the value is never echoed. */
+function refusedParameter(name: string): GroundkitError {
+  const err = refusal(`https://example.com/path?page=1&${name}=S3CR3TVALUE&q=x`);
+  expect(err.code, name).toBe("URL_REFUSED");
+  expect(err.message, name).not.toContain("S3CR3TVALUE");
+  expect(JSON.stringify(err.detail), name).not.toContain("S3CR3TVALUE");
+  return err;
 }
 
 describe("checkUrlShape", () => {
@@ -24,7 +33,7 @@ describe("checkUrlShape", () => {
   });
 
   it("accepts parameter names that merely resemble credential names", () => {
-    for (const name of ["q", "page", "code", "keyword", "monkey", "tokenizer", "keys", "author", "sessions", "signed", "sort"]) {
+    for (const name of ["q", "page", "code", "keyword", "monkey", "tokenizer", "keys", "author", "sessions", "signed", "sort", "passage", "passenger", "side", "sidebar", "access", "subscription", "keyid"]) {
       expect(() => checkUrlShape(`https://example.com/?${name}=1`), name).not.toThrow();
     }
   });
@@ -98,12 +107,62 @@ describe("checkUrlShape", () => {
       "auth[token]",
       "auth.token",
     ];
-    for (const name of names) {
-      const err = refusal(`https://example.com/path?page=1&${name}=S3CR3TVALUE&q=x`);
-      expect(err.code, name).toBe("URL_REFUSED");
-      expect(err.message, name).not.toContain("S3CR3TVALUE");
-      expect(JSON.stringify(err.detail), name).not.toContain("S3CR3TVALUE");
-      expect(err.message, name).toContain("REDACTED");
+    for (const name of names) expect(refusedParameter(name).message, name).toContain("REDACTED");
+  });
+
+  // Issue 12 item 10: these slipped through and their values were stored as the source.
+  it("refuses pass, passphrase, access keys, subscription keys, auth_key and session ids, in any spelling", () => {
+    const names = [
+      "pass",
+      "PASS",
+      "passphrase",
+      "key_passphrase",
+      "access_key",
+      "access-key",
+      "AccessKey",
+      "aws_secret_access_key",
+      "AWSAccessKeyId",
+      "awsaccesskeyid",
+      "aws-access-key-id",
+      "subscription-key",
+      "subscription_key",
+      "Ocp-Apim-Subscription-Key",
+      "auth_key",
+      "auth-key",
+      "secret_key",
+      "sid",
+      "SID",
+      "PHPSESSID",
+      "phpsessid",
+      "jsessionid",
+      "JSESSIONID",
+      "ASP.NET_SessionId",
+    ];
+    for (const name of names) expect(refusedParameter(name).message, name).toContain(JSON.stringify(name));
+  });
+
+  it("refuses ;jsessionid= and other credential path parameters and never echoes their value", () => {
+    for (const raw of [
+      "https://example.com/app;jsessionid=S3CR3TVALUE",
+      "https://example.com/app;JSESSIONID=S3CR3TVALUE?page=1",
+      "https://example.com/a;v=1;jsessionid=S3CR3TVALUE/b.html",
+      "https://example.com/x;PHPSESSID=S3CR3TVALUE",
+      "https://example.com/x;token=S3CR3TVALUE",
+    ]) {
+      const err = refusal(raw);
+      expect(err.code, raw).toBe("URL_REFUSED");
+      expect(err.message, raw).not.toContain("S3CR3TVALUE");
+      expect(JSON.stringify(err.detail), raw).not.toContain("S3CR3TVALUE");
+    }
+    expect(refusal("https://example.com/app;jsessionid=abc").message).toContain('"jsessionid"');
+    expect(checkUrlShape("https://example.com/a;v=1/b").pathname).toBe("/a;v=1/b");
+  });
+
+  it("shows no query value in a refusal of any kind, credential-shaped or not", () => {
+    for (const raw of ["ftp://example.com/?token2=S3CR3TVALUE", "https://user:pw@example.com/?page=S3CR3TVALUE", "https://example.com/?api_key=1&q=S3CR3TVALUE"]) {
+      const err = refusal(raw);
+      expect(err.message, raw).not.toContain("S3CR3TVALUE");
+      expect(JSON.stringify(err.detail), raw).not.toContain("S3CR3TVALUE");
     }
   });
 
@@ -151,6 +210,43 @@ describe("sanitizeUrl", () => {
         },
       ),
     );
+  });
+});
+
+describe("redactUrl", () => {
+  it("replaces every query and path-parameter value, drops userinfo and fragment, keeps names and path", () => {
+    expect(redactUrl("https://u:p@example.com/a;jsessionid=X/b?token2=s3cret&q=a+b&flag&=v#frag")).toBe(
+      "https://example.com/a;jsessionid=REDACTED/b?token2=REDACTED&q=REDACTED&REDACTED&=REDACTED",
+    );
+    expect(redactUrl("http://127.0.0.1:1/x")).toBe("http://127.0.0.1:1/x");
+    expect(redactUrl("http://example.com/a;b/c")).toBe("http://example.com/a;b/c");
+    expect(redactUrl("file:///etc/passwd")).toBe("file:///etc/passwd");
+    expect(redactUrl("not a url ?token=s3cret")).toBe("<invalid url>");
+  });
+
+  it("never throws and never keeps a query or path-parameter value, whatever the name", () => {
+    const secret = "Zq9SECRETzq9";
+    fc.assert(
+      fc.property(fc.string(), fc.string(), fc.string(), (prefix, name, suffix) => {
+        expect(typeof redactUrl(prefix + secret + suffix)).toBe("string");
+        const n = encodeURIComponent(name);
+        const out = redactUrl(
+          `https://example.com/${encodeURIComponent(prefix)};${n}=${secret}?${n}=${secret}&z=${encodeURIComponent(suffix)}&${secret}`,
+        );
+        expect(out).not.toContain(secret);
+      }),
+    );
+  });
+});
+
+describe("hasUrlScheme", () => {
+  it("sends every scheme-shaped input to the URL checks and leaves paths alone", () => {
+    for (const s of ["file:///etc/passwd", "FILE:///etc/passwd", "file:/etc/passwd", "ftp://h/x", "gopher://h/", "http://h/", "svn+ssh://h/r"]) {
+      expect(hasUrlScheme(s), s).toBe(true);
+    }
+    for (const s of ["docs/readme.md", "./file:/x", "/etc/passwd", "notes:2024.md", "C:\\docs\\a.md", "docs/http://x"]) {
+      expect(hasUrlScheme(s), s).toBe(false);
+    }
   });
 });
 

@@ -3,10 +3,11 @@
  */
 import { relative } from "node:path";
 import type { Citation, SearchHit, Verification } from "../core/contracts.js";
+import { hasUrlScheme } from "../net/url-shape.js";
 
-/** A source shown relative to the working directory when it is a path under it. */
+/** A source shown relative to the working directory when it is a path under it; a URL of any scheme as it is. */
 export function displaySource(source: string): string {
-  if (/^https?:\/\//i.test(source)) return source;
+  if (hasUrlScheme(source)) return source;
   const rel = relative(process.cwd(), source);
   return rel && !rel.startsWith("..") ? rel : source;
 }

@@ -4,14 +4,14 @@
  * connection errors and timeouts; a server's Retry-After is honoured up to a
  * cap; every attempt has its own deadline.
  *
- * Error messages carry the sanitized URL, the status and the attempt count,
+ * Error messages carry the redacted URL, the status and the attempt count,
  * never request headers (which hold API keys) and never response bodies
  * (which a server could use to echo them back).
  */
 import { GroundkitError, type ErrorCode } from "../core/errors.js";
 import { guardedFetch } from "../net/guarded-fetch.js";
 import type { Resolver } from "../net/ssrf-guard.js";
-import { sanitizeUrl } from "../net/url-shape.js";
+import { redactUrl } from "../net/url-shape.js";
 
 /** How hard to try. */
 export interface RetryPolicy {
@@ -172,13 +172,13 @@ function describeFailure(err: unknown): string {
  * and return the parsed JSON response.
  *
  * @throws GroundkitError SSRF_BLOCKED (private endpoint without permission), or
- *   `opts.failureCode` with the sanitized URL, the last status and the attempts made
+ *   `opts.failureCode` with the redacted URL, the last status and the attempts made
  * @example
  *   const json = await postJsonWithRetry("http://127.0.0.1:11434/api/embed", { model, input },
  *     { service: "Ollama", failureCode: "EMBEDDING_FAILED", allowPrivateNetwork: true });
  */
 export async function postJsonWithRetry(url: string, body: unknown, opts: JsonPostOptions): Promise<unknown> {
-  const safeUrl = sanitizeUrl(url);
+  const safeUrl = redactUrl(url);
   const payload = JSON.stringify(body);
   let response: Awaited<ReturnType<typeof guardedFetch>>;
   try {
@@ -243,7 +243,7 @@ export function apiUrl(base: string, path: string): string {
   try {
     url = new URL(base);
   } catch {
-    throw new GroundkitError("INVALID_CONFIG", `base_url ${JSON.stringify(sanitizeUrl(base))} is not a URL.`);
+    throw new GroundkitError("INVALID_CONFIG", `base_url ${JSON.stringify(redactUrl(base))} is not a URL.`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new GroundkitError("INVALID_CONFIG", `base_url must be an http(s) URL, got ${url.protocol}.`);

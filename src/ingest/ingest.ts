@@ -12,7 +12,7 @@ import { documentIdFor } from "../core/ids.js";
 import { sha256 } from "../core/text.js";
 import type { StoredDocument, Store } from "../store/store.js";
 import { guardedFetch } from "../net/guarded-fetch.js";
-import { isUrlSource, sanitizeUrl } from "../net/url-shape.js";
+import { hasUrlScheme, isUrlSource, redactUrl } from "../net/url-shape.js";
 import type { SnapshotStore } from "../store/snapshots.js";
 import { buildChunks, type ChunkSettings } from "./build-chunks.js";
 import type { ChunkingDecision } from "./chunking-settings.js";
@@ -127,7 +127,7 @@ export class Ingestor {
   async run(inputs: string[]): Promise<IngestSummary> {
     const started = performance.now();
     for (const input of inputs) {
-      if (isUrlSource(input)) await this.ingestUrl(input);
+      if (hasUrlScheme(input)) await this.ingestUrl(input);
       else await this.ingestPath(resolve(input));
     }
     this.summary.duration_ms = Math.round(performance.now() - started);
@@ -210,7 +210,7 @@ export class Ingestor {
    * that copy, never the network. An unchanged page writes nothing new.
    */
   private async ingestUrl(raw: string): Promise<void> {
-    const label = sanitizeUrl(raw);
+    const label = redactUrl(raw);
     this.summary.files_seen++;
     this.progress(label);
     try {
@@ -258,7 +258,7 @@ export class Ingestor {
     extraMetadata: Record<string, unknown>,
   ): PendingDocument | undefined {
     if (loaded.content.trim().length === 0) {
-      this.summary.skipped.push({ source, reason: "empty or whitespace-only" });
+      this.summary.skipped.push({ source: isUrlSource(source) ? redactUrl(source) : source, reason: "empty or whitespace-only" });
       return undefined;
     }
     const chunks = buildChunks(source, loaded, this.opts);

@@ -7,6 +7,7 @@
  */
 import { isIP } from "node:net";
 import { GroundkitError } from "../core/errors.js";
+import { METADATA_IPV4, METADATA_IPV6 } from "./metadata-addresses.js";
 
 /** The class of an IP address, as far as outbound fetches are concerned. */
 export type AddressClass =
@@ -38,10 +39,10 @@ function v4(dotted: string): number {
   return parsed;
 }
 
-// First match wins, so the single-address rules precede the ranges that contain them.
+// First match wins, so the single-address rules (metadata endpoints, listed with
+// their sources in metadata-addresses.ts) precede the ranges that contain them.
 const V4_RULES: readonly V4Rule[] = [
-  { base: v4("169.254.169.254"), prefix: 32, cls: "metadata" }, // AWS/GCP/Azure/OpenStack instance metadata
-  { base: v4("100.100.100.200"), prefix: 32, cls: "metadata" }, // Alibaba Cloud metadata (inside CGNAT)
+  ...METADATA_IPV4.map((ip): V4Rule => ({ base: v4(ip), prefix: 32, cls: "metadata" })),
   { base: v4("0.0.0.0"), prefix: 32, cls: "unspecified" },
   { base: v4("0.0.0.0"), prefix: 8, cls: "reserved" }, // "this network"
   { base: v4("10.0.0.0"), prefix: 8, cls: "private" },
@@ -167,7 +168,6 @@ function v6(text: string): Uint8Array {
   return parsed;
 }
 
-const V6_METADATA = v6("fd00:ec2::254"); // AWS instance metadata over IPv6
 const V6_NAT64_WKP = v6("64:ff9b::");
 const V6_NAT64_LOCAL = v6("64:ff9b:1::");
 const V6_6TO4 = v6("2002::");
@@ -179,9 +179,10 @@ interface V6Rule {
   readonly cls: AddressClass;
 }
 
-// Checked after the embedded-IPv4 forms; first match wins.
+// Checked after the embedded-IPv4 forms; first match wins, so the metadata
+// endpoints (several inside fc00::/7 or fe80::/10) come first.
 const V6_RULES: readonly V6Rule[] = [
-  { base: V6_METADATA, prefix: 128, cls: "metadata" },
+  ...METADATA_IPV6.map((ip): V6Rule => ({ base: v6(ip), prefix: 128, cls: "metadata" })),
   { base: v6("fe80::"), prefix: 10, cls: "link-local" },
   { base: v6("fec0::"), prefix: 10, cls: "reserved" }, // deprecated site-local
   { base: v6("fc00::"), prefix: 7, cls: "private" }, // unique-local

@@ -6,7 +6,7 @@
 import { isIP } from "node:net";
 import { buildConnector, Client } from "undici";
 import { GroundkitError } from "../core/errors.js";
-import { checkUrlShape, sanitizeUrl } from "./url-shape.js";
+import { checkUrlShape, redactUrl, sanitizeUrl } from "./url-shape.js";
 import { vetHost, type ResolvedAddress, type Resolver } from "./ssrf-guard.js";
 
 /** Options for {@link guardedFetch}. */
@@ -66,11 +66,11 @@ function headerValue(headers: Record<string, string | string[] | undefined>, nam
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Location target for the error message, resolved and sanitized; never requested. */
+/** Location target for the error message, resolved and redacted; never requested. */
 function describeLocation(location: string | undefined, base: URL): string {
   if (location === undefined) return "no Location";
   try {
-    return sanitizeUrl(new URL(location, base).href);
+    return redactUrl(new URL(location, base).href);
   } catch {
     return "<invalid url>";
   }
@@ -127,7 +127,8 @@ function raceSignal<T>(promise: Promise<T>, signal: AbortSignal, onAbort: () => 
  * the host is resolved once and every address vetted, and the connection goes
  * to the vetted address itself. Redirects are refused (the target is never
  * requested), non-2xx is an error, the body is capped and the whole exchange
- * runs under one deadline. Nothing here logs or reports the raw URL.
+ * runs under one deadline. Nothing here logs or reports the raw URL: messages
+ * carry it with every query value redacted.
  *
  * @throws GroundkitError URL_REFUSED, SSRF_BLOCKED, REDIRECT_REFUSED, FETCH_FAILED, FETCH_TIMEOUT, BODY_TOO_LARGE
  * @example
@@ -136,7 +137,8 @@ function raceSignal<T>(promise: Promise<T>, signal: AbortSignal, onAbort: () => 
  */
 export async function guardedFetch(rawUrl: string, opts: GuardedFetchOptions = {}): Promise<FetchedResource> {
   const url = checkUrlShape(rawUrl);
-  const safeUrl = sanitizeUrl(rawUrl);
+  // For messages only; the resource keeps its query values (they tell pages apart).
+  const safeUrl = redactUrl(rawUrl);
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
@@ -244,7 +246,7 @@ export async function guardedFetch(rawUrl: string, opts: GuardedFetchOptions = {
     const { contentType, charset } = parseContentType(headerValue(headers, "content-type"));
     const bytes = Buffer.concat(chunks, received);
     return {
-      url: safeUrl,
+      url: sanitizeUrl(rawUrl),
       status: statusCode,
       contentType,
       charset,

@@ -7,6 +7,7 @@ import { promises as dns } from "node:dns";
 import { isIP } from "node:net";
 import { GroundkitError } from "../core/errors.js";
 import { classifyAddress, isAllowedAddress, type AddressClass } from "./address-policy.js";
+import { isMetadataHostname } from "./metadata-addresses.js";
 
 /** A resolved address. */
 export interface ResolvedAddress {
@@ -42,13 +43,14 @@ function article(cls: string): string {
   return /^[aeiou]/.test(cls) ? "an" : "a";
 }
 
-function blocked(host: string, cls: AddressClass | "unparseable"): GroundkitError {
+function blocked(host: string, cls: AddressClass | "unparseable", byName = false): GroundkitError {
   // Name the host and the class only; the concrete address is not echoed back.
-  return new GroundkitError(
-    "SSRF_BLOCKED",
-    `Refused to connect to ${JSON.stringify(host)}: it resolves to ${article(cls)} ${cls} address.`,
-    { host, addressClass: cls },
-  );
+  const what = byName ? "it is a cloud metadata host name" : `it resolves to ${article(cls)} ${cls} address`;
+  const always = cls === "metadata" ? " Metadata endpoints stay refused even when private networks are allowed." : "";
+  return new GroundkitError("SSRF_BLOCKED", `Refused to connect to ${JSON.stringify(host)}: ${what}.${always}`, {
+    host,
+    addressClass: cls,
+  });
 }
 
 function classOf(address: string): AddressClass | "unparseable" {
@@ -61,9 +63,10 @@ function classOf(address: string): AddressClass | "unparseable" {
 
 /**
  * Vet a host before connecting: an IP literal (IPv6 with or without brackets)
- * is classified directly; a name is resolved once and EVERY address is
- * classified. If any address is disallowed the host is refused. Returns the
- * address to pin the connection to.
+ * is classified directly; a cloud metadata host name is refused without a DNS
+ * query; any other name is resolved once and EVERY address is classified. If
+ * any address is disallowed the host is refused. Returns the address to pin
+ * the connection to.
  *
  * @throws GroundkitError SSRF_BLOCKED (disallowed address), FETCH_FAILED (name does not resolve)
  * @example
@@ -76,6 +79,8 @@ export async function vetHost(hostname: string, opts: VetHostOptions): Promise<R
     if (!isAllowedAddress(host, opts)) throw blocked(host, classOf(host));
     return { address: host, family: literal === 6 ? 6 : 4 };
   }
+
+  if (isMetadataHostname(host)) throw blocked(host, "metadata", true);
 
   const resolver = opts.resolver ?? systemResolver;
   let answers: ResolvedAddress[];

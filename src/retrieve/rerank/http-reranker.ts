@@ -19,7 +19,7 @@ import {
   type RetryPolicy,
 } from "../../embed/http-retry.js";
 import type { Resolver } from "../../net/ssrf-guard.js";
-import { sanitizeUrl } from "../../net/url-shape.js";
+import { redactUrl, sanitizeUrl } from "../../net/url-shape.js";
 import { checkScores, sigmoid, type Reranker } from "./reranker.js";
 
 /** Options for {@link createHttpReranker}. */
@@ -97,7 +97,7 @@ export function createHttpReranker(opts: HttpRerankerOptions): Reranker {
   const apiKey = readApiKey(opts.api_key_env, opts.env ?? process.env);
   const headers: Record<string, string> = apiKey !== undefined ? { authorization: `Bearer ${apiKey}` } : {};
   const service = opts.style === "tei" ? "TEI rerank" : "Cohere-style rerank";
-  const source = `${service} at ${sanitizeUrl(url)}`;
+  const source = `${service} at ${redactUrl(url)}`;
   const identity =
     opts.style === "tei" ? `tei:${sanitizeUrl(url)}` : `cohere:${opts.model ?? ""}@${sanitizeUrl(url)}`;
   const asLogits = opts.scores === "logit";
