@@ -46,7 +46,7 @@
  * the postings cache (32 MiB by default).
  */
 import { GroundkitError } from "../../core/errors.js";
-import type { Db } from "./open-database.js";
+import type { Db } from "./db.js";
 import {
   BLOCK_SIZE,
   ByteReader,
