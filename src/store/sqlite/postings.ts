@@ -47,27 +47,26 @@
  */
 import { GroundkitError } from "../../core/errors.js";
 import type { Db } from "./db.js";
+import { compareBytes, compareTerms, decodeDocTable, decodePostings, findRowid, termBytes, wellFormedTerm, type DocTable } from "./postings-codec.js";
 import {
-  BLOCK_SIZE,
-  ByteReader,
-  ByteWriter,
-  LeafBuilder,
-  LeafCursor,
-  compareBytes,
-  compareTerms,
-  decodeDocTable,
-  decodeForward,
-  decodePostings,
-  encodeDocTable,
-  encodeForward,
-  encodePostings,
-  findRowid,
-  skipForward,
-  termBytes,
-  termString,
-  wellFormedTerm,
-  type DocTable,
-} from "./postings-codec.js";
+  ForwardReader,
+  MAX_SEGMENT_ID,
+  PostingsTables,
+  SegmentWriter,
+  TermStream,
+  encodeCounts,
+  key,
+  parseCounts,
+  randomId,
+  readState,
+  seekTerm,
+  termPostings,
+  type PendingRow,
+  type SegmentRow,
+  type StateRow,
+  type Statements,
+  type TermCounts,
+} from "./postings-format.js";
 import {
   PostingCursor,
   PostingList,
@@ -79,75 +78,8 @@ import {
   type ExhaustiveList,
 } from "./postings-query.js";
 
-/** On-disk format of the bm25_* tables; a file with a newer one is refused. */
-export const POSTINGS_FORMAT = 1;
-
-/** Row keys pack (segment, number): segment * KEY_SPAN + ordinal / local doc / block. */
-const KEY_SPAN = 2 ** 28;
-/** Separator in bm25_pending.data (tokens may not contain it). */
-const SEP = "\0";
-const HAS_SURROGATE = /[\ud800-\udfff]/;
-const MAX_SEGMENT_ID = 2 ** 24;
-/** A leaf row is closed once it holds this many bytes (one row per 4 KiB page, mostly full). */
-const LEAF_TARGET = 3600;
-/** Postings longer than this many bytes get their own row instead of sitting in the leaf. */
-const INLINE_MAX = 256;
 /** Postings lists shorter than this are not cached (see `lookup`). */
 const CACHE_MIN_BYTES = 4096;
-
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS bm25_state (
-    id          INTEGER PRIMARY KEY CHECK (id = 1),
-    format      INTEGER NOT NULL,
-    docs        INTEGER NOT NULL,  -- live documents (N)
-    total_len   INTEGER NOT NULL,  -- sum of their lengths (avgdl = total_len / docs)
-    pending     INTEGER NOT NULL,  -- rows in bm25_pending
-    next_seg    INTEGER NOT NULL,
-    max_seg_doc INTEGER NOT NULL,  -- no segment holds a rowid above this
-    nonce       INTEGER NOT NULL   -- random, changed by every write: validates readers' caches
-  ) STRICT;
-  CREATE TABLE IF NOT EXISTS bm25_pending (
-    doc  INTEGER PRIMARY KEY,
-    dl   INTEGER NOT NULL,
-    data TEXT NOT NULL             -- term NUL tf NUL term NUL tf ...
-  ) STRICT;
-  CREATE TABLE IF NOT EXISTS bm25_segments (
-    id       INTEGER PRIMARY KEY,
-    uid      INTEGER NOT NULL,     -- random: caches key immutable segment data on it
-    level    INTEGER NOT NULL,
-    ndocs    INTEGER NOT NULL,
-    dead     INTEGER NOT NULL,
-    dead_uid INTEGER NOT NULL,     -- random, changed with every tombstone
-    nterms   INTEGER NOT NULL,
-    min_doc  INTEGER NOT NULL,
-    max_doc  INTEGER NOT NULL,
-    docs     BLOB NOT NULL         -- document table (postings-codec.ts)
-  ) STRICT;
-  CREATE TABLE IF NOT EXISTS bm25_leaves (
-    id         INTEGER PRIMARY KEY, -- seg * 2^28 + leaf number
-    seg        INTEGER NOT NULL,
-    first_term TEXT NOT NULL,
-    data       BLOB NOT NULL        -- front-coded terms with df, bounds, small postings (postings-codec.ts)
-  ) STRICT;
-  CREATE UNIQUE INDEX IF NOT EXISTS bm25_leaves_by_term ON bm25_leaves (seg, first_term);
-  CREATE TABLE IF NOT EXISTS bm25_lists (
-    id   INTEGER PRIMARY KEY,      -- seg * 2^28 + term ordinal (code point order within the segment)
-    data BLOB NOT NULL             -- postings too long to sit in a leaf
-  ) STRICT;
-  CREATE TABLE IF NOT EXISTS bm25_forward (
-    id   INTEGER PRIMARY KEY,      -- seg * 2^28 + block of 128 local documents
-    data BLOB NOT NULL
-  ) STRICT;
-  CREATE TABLE IF NOT EXISTS bm25_deleted (
-    id INTEGER PRIMARY KEY         -- seg * 2^28 + local document
-  ) STRICT;
-  CREATE TABLE IF NOT EXISTS bm25_dead_terms (
-    id INTEGER PRIMARY KEY,        -- seg * 2^28 + term ordinal
-    n  INTEGER NOT NULL            -- its postings that are tombstoned
-  ) STRICT;
-  INSERT OR IGNORE INTO bm25_state (id, format, docs, total_len, pending, next_seg, max_seg_doc, nonce)
-    VALUES (1, ${POSTINGS_FORMAT}, 0, 0, 0, 1, -1, 0);
-`;
 
 /** Construction options; k1 and b are defaults that `search` may override. */
 export interface PostingsIndexOptions {
@@ -187,45 +119,10 @@ export interface PostingsStats {
   terms: number;
 }
 
-interface StateRow {
-  format: number;
-  docs: number;
-  total_len: number;
-  pending: number;
-  next_seg: number;
-  max_seg_doc: number;
-  nonce: number;
-}
-
-interface SegmentRow {
-  id: number;
-  uid: number;
-  level: number;
-  ndocs: number;
-  dead: number;
-  dead_uid: number;
-  nterms: number;
-  min_doc: number;
-  max_doc: number;
-}
-
 /** A term's postings in one segment, with its ordinal there. */
 interface TermList {
   ord: number;
   list: PostingList;
-}
-
-interface PendingRow {
-  doc: number;
-  dl: number;
-  data: string;
-}
-
-/** A document's distinct terms and their tfs, as stored in bm25_pending. */
-interface TermCounts {
-  data: string;
-  terms: string[];
-  tfs: number[];
 }
 
 /** Pending documents inverted: postings of term id t are docs/tfs[start[t] .. start[t + 1]). */
@@ -242,88 +139,9 @@ interface PendingView {
   docTerms: Int32Array;
 }
 
-/** Parse a bm25_pending `data` value. */
-function parseCounts(data: string): TermCounts {
-  const terms: string[] = [];
-  const tfs: number[] = [];
-  if (data !== "") {
-    const parts = data.split(SEP);
-    for (let j = 0; j < parts.length; j += 2) {
-      terms.push(parts[j]!);
-      tfs.push(Number(parts[j + 1]));
-    }
-  }
-  return { data, terms, tfs };
-}
-
-type Statements = ReturnType<typeof prepareStatements>;
-
-function prepareStatements(db: Db) {
-  const segCols = "id, uid, level, ndocs, dead, dead_uid, nterms, min_doc, max_doc";
-  return {
-    getState: db.prepare("SELECT format, docs, total_len, pending, next_seg, max_seg_doc, nonce FROM bm25_state WHERE id = 1"),
-    bumpAdd: db
-      .prepare(
-        "UPDATE bm25_state SET docs = docs + 1, total_len = total_len + ?, pending = pending + 1, nonce = ? WHERE id = 1 RETURNING pending",
-      )
-      .pluck(),
-    bumpRemove: db.prepare(
-      "UPDATE bm25_state SET docs = docs - 1, total_len = total_len - ?, pending = pending - ?, nonce = ? WHERE id = 1",
-    ),
-    pendingFlushed: db.prepare("UPDATE bm25_state SET pending = 0, nonce = ? WHERE id = 1"),
-    touch: db.prepare("UPDATE bm25_state SET nonce = ? WHERE id = 1"),
-    allocSegment: db
-      .prepare("UPDATE bm25_state SET next_seg = next_seg + 1 WHERE id = 1 RETURNING next_seg - 1")
-      .pluck(),
-    raiseMaxSegDoc: db.prepare("UPDATE bm25_state SET max_seg_doc = max(max_seg_doc, ?) WHERE id = 1"),
-    insertPending: db.prepare("INSERT INTO bm25_pending (doc, dl, data) VALUES (?, ?, ?)"),
-    deletePending: db.prepare("DELETE FROM bm25_pending WHERE doc = ? RETURNING dl").pluck(),
-    allPending: db.prepare("SELECT doc, dl, data FROM bm25_pending ORDER BY doc"),
-    clearPending: db.prepare("DELETE FROM bm25_pending"),
-    listSegments: db.prepare(`SELECT ${segCols} FROM bm25_segments ORDER BY id`),
-    getSegment: db.prepare(`SELECT ${segCols} FROM bm25_segments WHERE id = ?`),
-    segmentsCovering: db.prepare(`SELECT ${segCols} FROM bm25_segments WHERE min_doc <= ? AND max_doc >= ? ORDER BY id`),
-    segmentDocs: db.prepare("SELECT docs FROM bm25_segments WHERE id = ?").pluck(),
-    insertSegment: db.prepare(`INSERT INTO bm25_segments (${segCols}, docs) VALUES (?, ?, ?, ?, 0, 0, ?, ?, ?, ?)`),
-    markDead: db.prepare("UPDATE bm25_segments SET dead = dead + 1, dead_uid = ? WHERE id = ?"),
-    deleteSegment: db.prepare("DELETE FROM bm25_segments WHERE id = ?"),
-    leafFor: db
-      .prepare("SELECT data FROM bm25_leaves WHERE seg = ? AND first_term <= ? ORDER BY first_term DESC LIMIT 1")
-      .pluck(),
-    leafRange: db.prepare("SELECT id, data FROM bm25_leaves WHERE id >= ? AND id < ? ORDER BY id LIMIT 16"),
-    insertLeaf: db.prepare("INSERT INTO bm25_leaves (id, seg, first_term, data) VALUES (?, ?, ?, ?)"),
-    deleteLeafRange: db.prepare("DELETE FROM bm25_leaves WHERE id >= ? AND id < ?"),
-    listData: db.prepare("SELECT data FROM bm25_lists WHERE id = ?").pluck(),
-    insertList: db.prepare("INSERT INTO bm25_lists (id, data) VALUES (?, ?)"),
-    deleteListRange: db.prepare("DELETE FROM bm25_lists WHERE id >= ? AND id < ?"),
-    forwardBlock: db.prepare("SELECT data FROM bm25_forward WHERE id = ?").pluck(),
-    insertForward: db.prepare("INSERT INTO bm25_forward (id, data) VALUES (?, ?)"),
-    deleteForwardRange: db.prepare("DELETE FROM bm25_forward WHERE id >= ? AND id < ?"),
-    isDeleted: db.prepare("SELECT 1 FROM bm25_deleted WHERE id = ?").pluck(),
-    insertDeleted: db.prepare("INSERT OR IGNORE INTO bm25_deleted (id) VALUES (?)"),
-    deletedRange: db.prepare("SELECT id FROM bm25_deleted WHERE id >= ? AND id < ?").pluck(),
-    deleteDeletedRange: db.prepare("DELETE FROM bm25_deleted WHERE id >= ? AND id < ?"),
-    deadTermInc: db.prepare(
-      "INSERT INTO bm25_dead_terms (id, n) VALUES (?, 1) ON CONFLICT (id) DO UPDATE SET n = n + 1",
-    ),
-    deadTermCount: db.prepare("SELECT n FROM bm25_dead_terms WHERE id = ?").pluck(),
-    deleteDeadTermRange: db.prepare("DELETE FROM bm25_dead_terms WHERE id >= ? AND id < ?"),
-    deadTermRange: db.prepare("SELECT id, n FROM bm25_dead_terms WHERE id >= ? AND id < ?"),
-  };
-}
-
 /** Memory an entry of the postings cache accounts for. */
 function cacheCost(key: string, entry: TermList): number {
   return entry.list.bytes + 2 * key.length + 64;
-}
-
-/** A random 48-bit integer: a nonce or uid that a rollback cannot make reappear. */
-function randomId(): number {
-  return Math.floor(Math.random() * 2 ** 48);
-}
-
-function key(seg: number, n: number): number {
-  return seg * KEY_SPAN + n;
 }
 
 function checkParams(k1: number, b: number): void {
@@ -338,153 +156,6 @@ function checkParams(k1: number, b: number): void {
 function checkRowid(rowid: number): void {
   if (!Number.isSafeInteger(rowid) || rowid < 0) {
     throw new GroundkitError("INTERNAL", `BM25 postings: rowid must be a non-negative safe integer (got ${rowid}).`);
-  }
-}
-
-/** Streams one segment's forward lists in local document order. */
-class ForwardReader {
-  private block = -1;
-  private reader: ByteReader | undefined;
-  private nextLocal = 0;
-
-  constructor(
-    private readonly stmts: Statements,
-    private readonly seg: number,
-  ) {}
-
-  /** The ordinals of local document `local` (>= every earlier call's). */
-  read(local: number, out: number[]): number {
-    const block = Math.floor(local / BLOCK_SIZE);
-    if (block !== this.block) {
-      const data = this.stmts.forwardBlock.get(key(this.seg, block)) as Uint8Array | undefined;
-      if (data === undefined) {
-        throw new GroundkitError("STORE_CORRUPT", `BM25 postings: forward block ${block} of segment ${this.seg} is missing.`);
-      }
-      this.block = block;
-      this.reader = new ByteReader(data);
-      this.nextLocal = block * BLOCK_SIZE;
-    }
-    const r = this.reader!;
-    while (this.nextLocal < local) {
-      skipForward(r);
-      this.nextLocal++;
-    }
-    this.nextLocal++;
-    return decodeForward(r, out);
-  }
-}
-
-/** Writes one new segment: terms in ascending order, then forward lists in local order. */
-class SegmentWriter {
-  nterms = 0;
-  private readonly leaf = new LeafBuilder();
-  private leaves = 0;
-  private readonly forward = new ByteWriter(16384);
-  private forwardDocs = 0;
-
-  constructor(
-    private readonly stmts: Statements,
-    readonly seg: number,
-    private readonly rowids: Float64Array,
-    private readonly dls: Int32Array,
-  ) {}
-
-  /** Add a term (UTF-8, after every earlier one) with its postings (local docs ascending); returns its ordinal. */
-  addTerm(term: Uint8Array, docs: ArrayLike<number>, tfs: ArrayLike<number>, df: number): number {
-    const ord = this.nterms++;
-    if (ord >= KEY_SPAN) throw new GroundkitError("INTERNAL", "BM25 postings: too many terms in one segment.");
-    const enc = encodePostings(docs, tfs, df, this.dls);
-    let inline: Uint8Array | undefined = enc.data;
-    if (enc.data.length > INLINE_MAX) {
-      this.stmts.insertList.run(key(this.seg, ord), enc.data);
-      inline = undefined;
-    }
-    if (this.leaf.length >= LEAF_TARGET) this.flushLeaf();
-    this.leaf.add(term, ord, df, enc.maxTf, enc.minDl, inline);
-    return ord;
-  }
-
-  private flushLeaf(): void {
-    const first = this.leaf.first;
-    if (first === undefined) return;
-    this.stmts.insertLeaf.run(key(this.seg, this.leaves++), this.seg, termString(first), this.leaf.take());
-  }
-
-  /** Add the next document's ascending term ordinals. */
-  addForward(ords: ArrayLike<number>, count: number): void {
-    encodeForward(this.forward, ords, count);
-    if (++this.forwardDocs % BLOCK_SIZE === 0) this.flushForward();
-  }
-
-  private flushForward(): void {
-    if (this.forward.length === 0) return;
-    const block = Math.ceil(this.forwardDocs / BLOCK_SIZE) - 1;
-    this.stmts.insertForward.run(key(this.seg, block), this.forward.toBytes());
-    this.forward.reset();
-  }
-
-  finish(level: number): void {
-    this.flushLeaf();
-    this.flushForward();
-    const n = this.rowids.length;
-    this.stmts.insertSegment.run(
-      this.seg,
-      randomId(),
-      level,
-      n,
-      this.nterms,
-      this.rowids[0]!,
-      this.rowids[n - 1]!,
-      encodeDocTable(this.rowids, this.dls, n),
-    );
-    this.stmts.raiseMaxSegDoc.run(this.rowids[n - 1]!);
-  }
-}
-
-/** Streams one segment's terms in order, leaf by leaf. */
-class TermStream {
-  private leaves: Array<{ id: number; data: Uint8Array }> = [];
-  private next_ = 0;
-  private nextId: number;
-  private readonly endId: number;
-  /** The current term (valid after `next` returned true). */
-  cursor: LeafCursor | undefined;
-
-  constructor(
-    private readonly stmts: Statements,
-    readonly seg: number,
-  ) {
-    this.nextId = key(seg, 0);
-    this.endId = key(seg + 1, 0);
-  }
-
-  /** Advance to the next term; false at the end. */
-  next(): boolean {
-    for (;;) {
-      if (this.cursor?.next()) return true;
-      if (this.next_ >= this.leaves.length) {
-        this.leaves = this.stmts.leafRange.all(this.nextId, this.endId) as Array<{ id: number; data: Uint8Array }>;
-        this.next_ = 0;
-        if (this.leaves.length === 0) {
-          this.cursor = undefined;
-          return false;
-        }
-        this.nextId = this.leaves[this.leaves.length - 1]!.id + 1;
-      }
-      this.cursor = new LeafCursor(this.leaves[this.next_++]!.data);
-    }
-  }
-
-  /** The current term's postings. */
-  postings(): Uint8Array {
-    const c = this.cursor!;
-    const inline = c.inline();
-    if (inline) return inline;
-    const data = this.stmts.listData.get(key(this.seg, c.ord)) as Uint8Array | undefined;
-    if (data === undefined) {
-      throw new GroundkitError("STORE_CORRUPT", `BM25 postings: list ${c.ord} of segment ${this.seg} is missing.`);
-    }
-    return data;
   }
 }
 
@@ -508,7 +179,7 @@ export class PostingsIndex {
   private readonly flushThreshold: number;
   private readonly mergeFactor: number;
   private readonly cacheBytes: number;
-  private stmts: Statements | undefined;
+  private readonly tables: PostingsTables;
   private readonly readTx: { deferred: (fn: () => unknown) => unknown };
 
   // Caches (see the file comment for why each is safe).
@@ -551,23 +222,13 @@ export class PostingsIndex {
     this.readTx = db.transaction((fn: () => unknown) => fn());
     // Create the tables only when missing: a write would wait for any other
     // process's write transaction (a long merge) just to open the index.
-    if (!db.readonly && !this.tablesExist()) {
-      if (db.inTransaction) db.exec(SCHEMA);
-      else db.transaction(() => db.exec(SCHEMA)).immediate();
-    }
+    this.tables = new PostingsTables(db);
+    if (!db.readonly && !this.tables.exist()) this.tables.create();
     this.prepared();
   }
 
-  private tablesExist(): boolean {
-    return this.db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'bm25_state'").get() !== undefined;
-  }
-
-  /** Statements, once the tables exist (a read-only connection may see them appear later). */
   private prepared(): Statements | undefined {
-    if (this.stmts) return this.stmts;
-    if (!this.tablesExist()) return undefined;
-    this.stmts = prepareStatements(this.db);
-    return this.stmts;
+    return this.tables.statements();
   }
 
   /** Statements for a write, which must run inside the caller's transaction (several rows change together). */
@@ -580,18 +241,6 @@ export class PostingsIndex {
     return s;
   }
 
-  private state(s: Statements): StateRow {
-    const st = s.getState.get() as StateRow | undefined;
-    if (!st) throw new GroundkitError("STORE_CORRUPT", "BM25 postings: the bm25_state row is missing.");
-    if (st.format > POSTINGS_FORMAT) {
-      throw new GroundkitError(
-        "STORE_NEWER",
-        `The BM25 index has format ${st.format}; this groundkit reads up to format ${POSTINGS_FORMAT}.`,
-      );
-    }
-    return st;
-  }
-
   /**
    * Index `tokens` (the document's token stream, repeats included; its length
    * is the document length) under `rowid`. Runs in the caller's transaction.
@@ -601,33 +250,13 @@ export class PostingsIndex {
   add(rowid: number, tokens: string[]): void {
     checkRowid(rowid);
     const s = this.writable();
-    let tf = new Map<string, number>();
-    for (const t of tokens) {
-      if (typeof t !== "string" || t.length === 0 || t.includes(SEP)) {
-        throw new GroundkitError("INTERNAL", "BM25 postings: tokens must be non-empty strings without NUL characters.");
-      }
-      tf.set(t, (tf.get(t) ?? 0) + 1);
-    }
-    let terms = [...tf.keys()];
-    let tfs = [...tf.values()];
-    const parts: string[] = [];
-    for (let i = 0; i < terms.length; i++) parts.push(terms[i]!, String(tfs[i]!));
-    let data = parts.join(SEP);
-    if (HAS_SURROGATE.test(data)) {
-      // Rare: store unpaired surrogates as U+FFFD, as search looks them up (and UTF-8 can hold them).
-      const fixed = new Map<string, number>();
-      for (const [t, n] of tf) fixed.set(wellFormedTerm(t), (fixed.get(wellFormedTerm(t)) ?? 0) + n);
-      tf = fixed;
-      terms = [...tf.keys()];
-      tfs = [...tf.values()];
-      data = terms.map((t, i) => `${t}${SEP}${tfs[i]!}`).join(SEP);
-    }
-    const st = this.state(s);
+    const counts = encodeCounts(tokens);
+    const st = readState(s);
     if (rowid <= st.max_seg_doc && this.locateLive(s, rowid) !== undefined) {
       throw new GroundkitError("INTERNAL", `BM25 postings: rowid ${rowid} is already indexed.`);
     }
     try {
-      s.insertPending.run(rowid, tokens.length, data);
+      s.insertPending.run(rowid, tokens.length, counts.data);
     } catch (err) {
       if ((err as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
         throw new GroundkitError("INTERNAL", `BM25 postings: rowid ${rowid} is already indexed.`, undefined, { cause: err });
@@ -635,7 +264,7 @@ export class PostingsIndex {
       throw err;
     }
     const pending = s.bumpAdd.get(tokens.length, randomId()) as number;
-    this.remember(rowid, { data, terms, tfs });
+    this.remember(rowid, counts);
     if (pending >= this.flushThreshold) this.flush(s);
   }
 
@@ -647,7 +276,7 @@ export class PostingsIndex {
   remove(rowid: number): boolean {
     checkRowid(rowid);
     const s = this.writable();
-    const st = this.state(s);
+    const st = readState(s);
     const dl = s.deletePending.get(rowid) as number | undefined;
     if (dl !== undefined) {
       s.bumpRemove.run(dl, 1, randomId());
@@ -659,13 +288,9 @@ export class PostingsIndex {
     if (!loc) return false;
     const { seg, local } = loc;
     s.insertDeleted.run(key(seg.id, local));
-    const block = s.forwardBlock.get(key(seg.id, Math.floor(local / BLOCK_SIZE))) as Uint8Array | undefined;
-    if (block === undefined) throw new GroundkitError("STORE_CORRUPT", `BM25 postings: forward block of segment ${seg.id} is missing.`);
-    const r = new ByteReader(block);
-    for (let i = local - (local % BLOCK_SIZE); i < local; i++) skipForward(r);
     const ords: number[] = [];
-    decodeForward(r, ords);
-    for (const ord of ords) s.deadTermInc.run(key(seg.id, ord));
+    const n = new ForwardReader(s, seg.id).read(local, ords);
+    for (let i = 0; i < n; i++) s.deadTermInc.run(key(seg.id, ords[i]!));
     s.markDead.run(randomId(), seg.id);
     s.bumpRemove.run(this.docTable(s, seg).dls[local]!, 0, randomId());
     const dead = seg.dead + 1;
@@ -1032,7 +657,7 @@ export class PostingsIndex {
 
   /** Read the state and drop caches made stale by other writes. */
   private refresh(s: Statements): StateRow {
-    const st = this.state(s);
+    const st = readState(s);
     if (st.nonce !== this.cacheNonce) {
       this.segments = s.listSegments.all() as SegmentRow[];
       this.pending = undefined;
@@ -1061,18 +686,8 @@ export class PostingsIndex {
       return hit;
     }
     let found: TermList | null = null;
-    const leaf = s.leafFor.get(seg.id, term) as Uint8Array | undefined;
-    if (leaf !== undefined) {
-      const c = new LeafCursor(leaf);
-      if (c.seek(termBytes(term))) {
-        const inline = c.inline();
-        const data = inline ?? (s.listData.get(key(seg.id, c.ord)) as Uint8Array | undefined);
-        if (data === undefined) {
-          throw new GroundkitError("STORE_CORRUPT", `BM25 postings: list ${c.ord} of segment ${seg.id} is missing.`);
-        }
-        found = { ord: c.ord, list: new PostingList(data, c.df, c.maxTf, c.minDl) };
-      }
-    }
+    const c = seekTerm(s, seg.id, term);
+    if (c !== undefined) found = { ord: c.ord, list: new PostingList(termPostings(s, seg.id, c), c.df, c.maxTf, c.minDl) };
     // Only long lists are worth keeping: they cost most to read, belong to the
     // few common terms that recur across queries, and caching every short one
     // would churn the cache (and the garbage collector) on rare-term queries.
