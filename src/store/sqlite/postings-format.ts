@@ -22,7 +22,6 @@
  * - Row ids pack (segment, number) as segment * 2^28 + number, so a
  *   segment's rows of any table are one id range.
  */
-import type { Statement } from "better-sqlite3";
 import { GroundkitError } from "../../core/errors.js";
 import type { Db } from "./db.js";
 import {
@@ -198,68 +197,67 @@ export function parseCounts(data: string): TermCounts {
   return { data, terms, tfs };
 }
 
-const SEGMENT_COLUMNS = "id, uid, level, ndocs, dead, dead_uid, nterms, min_doc, max_doc";
-
 /**
- * Every statement over the bm25_* tables, by name, as [sql, pluck]: a plucked
- * statement returns its first column's value instead of a row object.
+ * The part of a prepared better-sqlite3 statement the postings use, declared
+ * here because the library's own statement type cannot be named in our
+ * declaration files.
  */
-const STATEMENTS = {
-  getState: ["SELECT format, docs, total_len, pending, next_seg, max_seg_doc, nonce FROM bm25_state WHERE id = 1", false],
-  bumpAdd: [
-    "UPDATE bm25_state SET docs = docs + 1, total_len = total_len + ?, pending = pending + 1, nonce = ? WHERE id = 1 RETURNING pending",
-    true,
-  ],
-  bumpRemove: [
-    "UPDATE bm25_state SET docs = docs - 1, total_len = total_len - ?, pending = pending - ?, nonce = ? WHERE id = 1",
-    false,
-  ],
-  pendingFlushed: ["UPDATE bm25_state SET pending = 0, nonce = ? WHERE id = 1", false],
-  touch: ["UPDATE bm25_state SET nonce = ? WHERE id = 1", false],
-  allocSegment: ["UPDATE bm25_state SET next_seg = next_seg + 1 WHERE id = 1 RETURNING next_seg - 1", true],
-  raiseMaxSegDoc: ["UPDATE bm25_state SET max_seg_doc = max(max_seg_doc, ?) WHERE id = 1", false],
-  insertPending: ["INSERT INTO bm25_pending (doc, dl, data) VALUES (?, ?, ?)", false],
-  deletePending: ["DELETE FROM bm25_pending WHERE doc = ? RETURNING dl", true],
-  allPending: ["SELECT doc, dl, data FROM bm25_pending ORDER BY doc", false],
-  clearPending: ["DELETE FROM bm25_pending", false],
-  listSegments: [`SELECT ${SEGMENT_COLUMNS} FROM bm25_segments ORDER BY id`, false],
-  getSegment: [`SELECT ${SEGMENT_COLUMNS} FROM bm25_segments WHERE id = ?`, false],
-  segmentsCovering: [`SELECT ${SEGMENT_COLUMNS} FROM bm25_segments WHERE min_doc <= ? AND max_doc >= ? ORDER BY id`, false],
-  segmentDocs: ["SELECT docs FROM bm25_segments WHERE id = ?", true],
-  insertSegment: [`INSERT INTO bm25_segments (${SEGMENT_COLUMNS}, docs) VALUES (?, ?, ?, ?, 0, 0, ?, ?, ?, ?)`, false],
-  markDead: ["UPDATE bm25_segments SET dead = dead + 1, dead_uid = ? WHERE id = ?", false],
-  deleteSegment: ["DELETE FROM bm25_segments WHERE id = ?", false],
-  leafFor: ["SELECT data FROM bm25_leaves WHERE seg = ? AND first_term <= ? ORDER BY first_term DESC LIMIT 1", true],
-  leafRange: ["SELECT id, data FROM bm25_leaves WHERE id >= ? AND id < ? ORDER BY id LIMIT 16", false],
-  insertLeaf: ["INSERT INTO bm25_leaves (id, seg, first_term, data) VALUES (?, ?, ?, ?)", false],
-  deleteLeafRange: ["DELETE FROM bm25_leaves WHERE id >= ? AND id < ?", false],
-  listData: ["SELECT data FROM bm25_lists WHERE id = ?", true],
-  insertList: ["INSERT INTO bm25_lists (id, data) VALUES (?, ?)", false],
-  deleteListRange: ["DELETE FROM bm25_lists WHERE id >= ? AND id < ?", false],
-  forwardBlock: ["SELECT data FROM bm25_forward WHERE id = ?", true],
-  insertForward: ["INSERT INTO bm25_forward (id, data) VALUES (?, ?)", false],
-  deleteForwardRange: ["DELETE FROM bm25_forward WHERE id >= ? AND id < ?", false],
-  isDeleted: ["SELECT 1 FROM bm25_deleted WHERE id = ?", true],
-  insertDeleted: ["INSERT OR IGNORE INTO bm25_deleted (id) VALUES (?)", false],
-  deletedRange: ["SELECT id FROM bm25_deleted WHERE id >= ? AND id < ?", true],
-  deleteDeletedRange: ["DELETE FROM bm25_deleted WHERE id >= ? AND id < ?", false],
-  deadTermInc: ["INSERT INTO bm25_dead_terms (id, n) VALUES (?, 1) ON CONFLICT (id) DO UPDATE SET n = n + 1", false],
-  deadTermCount: ["SELECT n FROM bm25_dead_terms WHERE id = ?", true],
-  deleteDeadTermRange: ["DELETE FROM bm25_dead_terms WHERE id >= ? AND id < ?", false],
-  deadTermRange: ["SELECT id, n FROM bm25_dead_terms WHERE id >= ? AND id < ?", false],
-} satisfies Record<string, [sql: string, pluck: boolean]>;
+export interface Statement {
+  run(...params: unknown[]): unknown;
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+}
 
 /** The prepared statements over the bm25_* tables, by name. */
-export type Statements = { readonly [K in keyof typeof STATEMENTS]: Statement };
+export type Statements = ReturnType<typeof prepareStatements>;
 
-function prepareStatements(db: Db): Statements {
-  const prepared: Partial<Record<keyof typeof STATEMENTS, Statement>> = {};
-  for (const name of Object.keys(STATEMENTS) as Array<keyof typeof STATEMENTS>) {
-    const [sql, pluck] = STATEMENTS[name];
-    const st = db.prepare(sql);
-    prepared[name] = pluck ? st.pluck() : st;
-  }
-  return prepared as Statements;
+function prepareStatements(db: Db) {
+  const cols = "id, uid, level, ndocs, dead, dead_uid, nterms, min_doc, max_doc";
+  const prepare = (sql: string): Statement => db.prepare(sql);
+  /** A statement that returns its first column's value instead of a row object. */
+  const pluck = (sql: string): Statement => db.prepare(sql).pluck();
+  return {
+    getState: prepare("SELECT format, docs, total_len, pending, next_seg, max_seg_doc, nonce FROM bm25_state WHERE id = 1"),
+    bumpAdd: pluck(
+      "UPDATE bm25_state SET docs = docs + 1, total_len = total_len + ?, pending = pending + 1, nonce = ? WHERE id = 1 RETURNING pending",
+    ),
+    bumpRemove: prepare(
+      "UPDATE bm25_state SET docs = docs - 1, total_len = total_len - ?, pending = pending - ?, nonce = ? WHERE id = 1",
+    ),
+    pendingFlushed: prepare("UPDATE bm25_state SET pending = 0, nonce = ? WHERE id = 1"),
+    touch: prepare("UPDATE bm25_state SET nonce = ? WHERE id = 1"),
+    allocSegment: pluck("UPDATE bm25_state SET next_seg = next_seg + 1 WHERE id = 1 RETURNING next_seg - 1"),
+    raiseMaxSegDoc: prepare("UPDATE bm25_state SET max_seg_doc = max(max_seg_doc, ?) WHERE id = 1"),
+    insertPending: prepare("INSERT INTO bm25_pending (doc, dl, data) VALUES (?, ?, ?)"),
+    deletePending: pluck("DELETE FROM bm25_pending WHERE doc = ? RETURNING dl"),
+    allPending: prepare("SELECT doc, dl, data FROM bm25_pending ORDER BY doc"),
+    clearPending: prepare("DELETE FROM bm25_pending"),
+    listSegments: prepare(`SELECT ${cols} FROM bm25_segments ORDER BY id`),
+    getSegment: prepare(`SELECT ${cols} FROM bm25_segments WHERE id = ?`),
+    segmentsCovering: prepare(`SELECT ${cols} FROM bm25_segments WHERE min_doc <= ? AND max_doc >= ? ORDER BY id`),
+    segmentDocs: pluck("SELECT docs FROM bm25_segments WHERE id = ?"),
+    insertSegment: prepare(`INSERT INTO bm25_segments (${cols}, docs) VALUES (?, ?, ?, ?, 0, 0, ?, ?, ?, ?)`),
+    markDead: prepare("UPDATE bm25_segments SET dead = dead + 1, dead_uid = ? WHERE id = ?"),
+    deleteSegment: prepare("DELETE FROM bm25_segments WHERE id = ?"),
+    leafFor: pluck("SELECT data FROM bm25_leaves WHERE seg = ? AND first_term <= ? ORDER BY first_term DESC LIMIT 1"),
+    leafRange: prepare("SELECT id, data FROM bm25_leaves WHERE id >= ? AND id < ? ORDER BY id LIMIT 16"),
+    insertLeaf: prepare("INSERT INTO bm25_leaves (id, seg, first_term, data) VALUES (?, ?, ?, ?)"),
+    deleteLeafRange: prepare("DELETE FROM bm25_leaves WHERE id >= ? AND id < ?"),
+    listData: pluck("SELECT data FROM bm25_lists WHERE id = ?"),
+    insertList: prepare("INSERT INTO bm25_lists (id, data) VALUES (?, ?)"),
+    deleteListRange: prepare("DELETE FROM bm25_lists WHERE id >= ? AND id < ?"),
+    forwardBlock: pluck("SELECT data FROM bm25_forward WHERE id = ?"),
+    insertForward: prepare("INSERT INTO bm25_forward (id, data) VALUES (?, ?)"),
+    deleteForwardRange: prepare("DELETE FROM bm25_forward WHERE id >= ? AND id < ?"),
+    isDeleted: pluck("SELECT 1 FROM bm25_deleted WHERE id = ?"),
+    insertDeleted: prepare("INSERT OR IGNORE INTO bm25_deleted (id) VALUES (?)"),
+    deletedRange: pluck("SELECT id FROM bm25_deleted WHERE id >= ? AND id < ?"),
+    deleteDeletedRange: prepare("DELETE FROM bm25_deleted WHERE id >= ? AND id < ?"),
+    deadTermInc: prepare("INSERT INTO bm25_dead_terms (id, n) VALUES (?, 1) ON CONFLICT (id) DO UPDATE SET n = n + 1"),
+    deadTermCount: pluck("SELECT n FROM bm25_dead_terms WHERE id = ?"),
+    deleteDeadTermRange: prepare("DELETE FROM bm25_dead_terms WHERE id >= ? AND id < ?"),
+    deadTermRange: prepare("SELECT id, n FROM bm25_dead_terms WHERE id >= ? AND id < ?"),
+  };
 }
 
 /** The bm25_* tables of one connection: created on demand, their statements prepared once they exist. */
