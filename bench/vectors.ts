@@ -11,7 +11,8 @@
  * grown through the requested sizes, measuring KNN latency at each; k = 10 (a
  * dense search's top 10) and k = 50 (hybrid's default candidate pool per side).
  */
-import { openDatabase, type Db } from "../src/store/sqlite/open-database.js";
+import type { Db } from "../src/store/sqlite/db.js";
+import { openDatabase } from "../src/store/sqlite/open-database.js";
 import { ensureVectorTable, knn, upsertVectors, type VectorRow } from "../src/store/sqlite/vector-index.js";
 import { mulberry32 } from "./corpus.js";
 import { filesSize, mib, round, since, summarize, type Latency } from "./measure.js";

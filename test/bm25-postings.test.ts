@@ -9,7 +9,7 @@ import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GroundkitError } from "../src/core/errors.js";
-import type { Db } from "../src/store/sqlite/open-database.js";
+import type { Db } from "../src/store/sqlite/db.js";
 import { PostingsIndex, type PostingsHit } from "../src/store/sqlite/postings.js";
 import { compareTerms, termBytes, termString } from "../src/store/sqlite/postings-codec.js";
 import { tempDir } from "./support/cli.js";

@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GroundkitError } from "../src/core/errors.js";
-import { openDatabase, type Db } from "../src/store/sqlite/open-database.js";
+import type { Db } from "../src/store/sqlite/db.js";
+import { openDatabase } from "../src/store/sqlite/open-database.js";
 import {
   countVectors,
   dropVectorTable,

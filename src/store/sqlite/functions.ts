@@ -3,7 +3,7 @@
  * the query.
  */
 import picomatch from "picomatch";
-import type { Db } from "./open-database.js";
+import type { Db } from "./db.js";
 
 const matchers = new Map<string, (s: string) => boolean>();
 

@@ -5,9 +5,8 @@
 import { chmodSync, existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import { GroundkitError } from "../../core/errors.js";
+import type { Db } from "./db.js";
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from "./schema.js";
-
-export type Db = Database.Database;
 
 /** Inspect an existing file read-only; throws STORE_FOREIGN / STORE_NEWER. */
 function checkExistingFile(path: string): void {

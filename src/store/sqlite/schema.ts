@@ -5,7 +5,7 @@
  */
 
 import { chunkTokens } from "../../analysis/chunk-tokens.js";
-import type { Db } from "./open-database.js";
+import type { Db } from "./db.js";
 import { PostingsIndex } from "./postings.js";
 
 /** "GRK1" as a big-endian 32-bit integer. */

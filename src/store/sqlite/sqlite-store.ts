@@ -17,7 +17,8 @@ import type {
   StoredChunk,
   StoredDocument,
 } from "../store.js";
-import { openDatabase, type Db } from "./open-database.js";
+import type { Db } from "./db.js";
+import { openDatabase } from "./open-database.js";
 import { registerFunctions } from "./functions.js";
 import { PostingsIndex } from "./postings.js";
 import {

@@ -33,7 +33,7 @@
 import type { Statement } from "better-sqlite3";
 import { load as loadSqliteVec } from "sqlite-vec";
 import { GroundkitError } from "../../core/errors.js";
-import type { Db } from "./open-database.js";
+import type { Db } from "./db.js";
 
 /** The vec0 table's name. */
 export const VECTOR_TABLE = "chunk_vectors";
