@@ -8,7 +8,7 @@ import {
   parseRetryAfter,
   RetriesExhausted,
   withRetry,
-} from "../src/embed/http-retry.js";
+} from "../src/net/http-retry.js";
 
 const httpError = (status: number, retryAfter?: string): GroundkitError =>
   new GroundkitError("FETCH_FAILED", `Fetching http://x/ failed: HTTP ${status}.`, {

@@ -4,7 +4,7 @@
  * usual place for Ollama) are reached only with `allow_private_network: true`.
  */
 import { GroundkitError } from "../core/errors.js";
-import { apiUrl, postJsonWithRetry, type HttpProviderOptions } from "./http-retry.js";
+import { apiUrl, postJsonWithRetry, type HttpProviderOptions } from "../net/http-retry.js";
 import { createBatchedProvider, type EmbeddingProvider } from "./provider.js";
 
 /** Options for {@link createOllamaProvider}. */

@@ -9,7 +9,7 @@
  * error message.
  */
 import { GroundkitError } from "../core/errors.js";
-import { apiUrl, postJsonWithRetry, readApiKey, scrubSecret, type HttpProviderOptions } from "./http-retry.js";
+import { apiUrl, postJsonWithRetry, readApiKey, scrubSecret, type HttpProviderOptions } from "../net/http-retry.js";
 import { createBatchedProvider, type EmbeddingProvider } from "./provider.js";
 
 /** Options for {@link createOpenAIProvider}. */

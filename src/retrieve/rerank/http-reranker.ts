@@ -17,7 +17,7 @@ import {
   readApiKey,
   scrubSecret,
   type RetryPolicy,
-} from "../../embed/http-retry.js";
+} from "../../net/http-retry.js";
 import type { Resolver } from "../../net/ssrf-guard.js";
 import { redactUrl, sanitizeUrl } from "../../net/url-shape.js";
 import { checkScores, sigmoid, type Reranker } from "./reranker.js";

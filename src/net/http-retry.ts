@@ -9,9 +9,9 @@
  * (which a server could use to echo them back).
  */
 import { GroundkitError, type ErrorCode } from "../core/errors.js";
-import { guardedFetch } from "../net/guarded-fetch.js";
-import type { Resolver } from "../net/ssrf-guard.js";
-import { redactUrl } from "../net/url-shape.js";
+import { guardedFetch } from "./guarded-fetch.js";
+import type { Resolver } from "./ssrf-guard.js";
+import { redactUrl } from "./url-shape.js";
 
 /** How hard to try. */
 export interface RetryPolicy {
