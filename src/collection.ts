@@ -38,6 +38,7 @@ import { DEFAULT_RERANK_DEPTH, rerankChunks } from "./retrieve/rerank-stage.js";
 import { checkQuery, checkTopK } from "./retrieve/query.js";
 import { SqliteStore } from "./store/sqlite/sqlite-store.js";
 import type { ScoredChunk, StoreStats, StoredChunk } from "./store/store.js";
+import { formatIssues } from "./core/validation.js";
 
 export interface CollectionLocation {
   /** Directory holding collection files (default `.groundkit`). */
@@ -470,11 +471,7 @@ export function parseCitation(raw: unknown): Citation {
   const candidate = (raw as { citation?: unknown } | null)?.citation ?? raw;
   const parsed = CitationSchema.safeParse(candidate);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new GroundkitError(
-      "INVALID_CITATION",
-      `Not a valid citation: ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"}.`,
-    );
+    throw new GroundkitError("INVALID_CITATION", `Not a valid citation: ${formatIssues(parsed.error, { max: 3 })}.`);
   }
   return parsed.data;
 }

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "zod";
 import { GroundkitError } from "./errors.js";
+import { formatIssues } from "./validation.js";
 
 /** Defaults (chunking chosen by measurement: docs/decisions/0002-chunking-defaults.md). */
 export const DEFAULTS = {
@@ -54,11 +55,7 @@ export function loadConfigFile(path?: string): ConfigFile {
   }
   const parsed = ConfigFileSchema.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new GroundkitError(
-      "INVALID_CONFIG",
-      `Config file ${file}: ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"}`,
-    );
+    throw new GroundkitError("INVALID_CONFIG", `Config file ${file}: ${formatIssues(parsed.error, { max: 3 })}`);
   }
   return parsed.data;
 }

@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { GroundkitError } from "../core/errors.js";
 import type { EmbeddingProvider } from "./provider.js";
+import { formatIssues } from "../core/validation.js";
 
 const positiveInt = z.number().int().positive();
 const envVarName = z
@@ -79,12 +80,6 @@ export type EmbeddingConfig = z.infer<typeof EmbeddingConfigSchema>;
 /** The default for `--dense`. */
 export const DEFAULT_EMBEDDING_CONFIG: EmbeddingConfig = { provider: "local" };
 
-/** Render zod issues as `path: message; path: message`. */
-export function formatIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(root)"}: ${issue.message}`)
-    .join("; ");
-}
 
 /**
  * Validate an embedding configuration from a file or flags.

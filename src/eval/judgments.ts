@@ -16,6 +16,7 @@ import path from "node:path";
 import { z } from "zod";
 import { GroundkitError } from "../core/errors.js";
 import { CodePointText, decodeUtf8Strict, normalizeNewlines, Utf8DecodeError } from "../core/text.js";
+import { formatIssues } from "../core/validation.js";
 
 /** The four judgment categories. */
 export const JUDGMENT_CATEGORIES = ["normal", "ambiguous", "no_answer", "adversarial"] as const;
@@ -172,8 +173,7 @@ export function parseJudgments(text: string, fileLabel = "judgments"): Judgment[
     }
     const parsed = JudgmentSchema.safeParse(raw);
     if (!parsed.success) {
-      const why = parsed.error.issues.map((x) => `${x.path.join(".") || "(line)"}: ${x.message}`).join("; ");
-      throw invalid(`${where}: invalid judgment: ${why}`, { line: i + 1 });
+      throw invalid(`${where}: invalid judgment: ${formatIssues(parsed.error, { root: "(line)" })}`, { line: i + 1 });
     }
     const j = parsed.data;
     if (seen.has(j.query_id)) throw invalid(`${where}: duplicate query_id ${JSON.stringify(j.query_id)}`, { line: i + 1 });

@@ -16,6 +16,7 @@ import { z } from "zod";
 import { GroundkitError } from "../core/errors.js";
 import { pairedBootstrap, type BootstrapOptions, type DeltaCI } from "./bootstrap.js";
 import { BEIR_METRICS, type MetricName } from "./metrics.js";
+import { formatIssues } from "../core/validation.js";
 
 /** The report schema version this module writes and reads. */
 export const REPORT_SCHEMA_VERSION = 1;
@@ -131,11 +132,7 @@ export function parseEvalReport(value: unknown): EvalReport {
   }
   const parsed = EvalReportSchema.safeParse(value);
   if (!parsed.success) {
-    const why = parsed.error.issues
-      .slice(0, 5)
-      .map((x) => `${x.path.join(".")}: ${x.message}`)
-      .join("; ");
-    throw new GroundkitError("REPORT_INVALID", `Not an eval report: ${why}`);
+    throw new GroundkitError("REPORT_INVALID", `Not an eval report: ${formatIssues(parsed.error, { max: 5 })}`);
   }
   return parsed.data;
 }

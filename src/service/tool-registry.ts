@@ -16,6 +16,7 @@ import { ingestTool } from "./tools/ingest.js";
 import { listCollectionsTool } from "./tools/list-collections.js";
 import { searchTool } from "./tools/search.js";
 import { verifyCitationTool } from "./tools/verify-citation.js";
+import { formatIssues } from "../core/validation.js";
 
 export type { RestBinding, ToolDefinition } from "./tool-definition.js";
 
@@ -59,11 +60,7 @@ export async function runTool(tool: ToolDefinition, raw: unknown, ctx: ServiceCo
 }
 
 function invalidInput(tool: ToolDefinition, error: z.ZodError): GroundkitError {
-  const issue = error.issues[0];
-  const field = issue?.path[0];
+  const field = error.issues[0]?.path[0];
   const code = (typeof field === "string" ? tool.invalidInputCodes?.[field] : undefined) ?? "INVALID_ARGUMENT";
-  const where = issue?.path.length ? issue.path.join(".") : "(arguments)";
-  // zod's messages describe the rule, never echo the value.
-  const what = issue?.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}` : (issue?.message ?? "invalid");
-  return new GroundkitError(code, `Invalid arguments for ${tool.name}: ${where}: ${what}.`);
+  return new GroundkitError(code, `Invalid arguments for ${tool.name}: ${formatIssues(error, { root: "(arguments)", max: 1 })}.`);
 }

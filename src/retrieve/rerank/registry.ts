@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { GroundkitError } from "../../core/errors.js";
-import { formatIssues } from "../../embed/registry.js";
+import { formatIssues } from "../../core/validation.js";
 import type { Reranker } from "./reranker.js";
 
 const positiveInt = z.number().int().positive();
