@@ -6,19 +6,26 @@
  */
 import { TextDecoder } from "node:util";
 import { GroundkitError } from "../core/errors.js";
-import { decodeUtf8Strict, looksBinary, normalizeNewlines, Utf8DecodeError } from "../core/text.js";
+import { decodeUtf8Strict, detectUtf16, looksBinary, normalizeNewlines, Utf8DecodeError } from "../core/text.js";
 
 /** Identity of the text loader; part of every text document's fingerprint. */
 export const TEXT_LOADER_IDENTITY = "groundkit-text/1";
 
 /**
- * Decode text-class bytes to normalized content, refusing binary and invalid
- * UTF-8 by name. A fetched resource may declare another charset; it is decoded
+ * Decode text-class bytes to normalized content, refusing UTF-16, binary and
+ * invalid UTF-8 by name. A fetched resource may declare another charset; it is decoded
  * strictly too.
  */
 export function decodeTextContent(bytes: Uint8Array, label: string, charset?: string): string {
+  const declared = charset && !/^utf-?8$/i.test(charset) ? charset : undefined;
+  const utf16 = declared ? undefined : detectUtf16(bytes);
+  if (utf16) {
+    throw new GroundkitError("FILE_NOT_UTF8", `${label} looks like ${utf16} text (a byte-order mark or NUL bytes in alternating positions), not UTF-8.`, {
+      encoding: utf16,
+    });
+  }
   if (looksBinary(bytes)) throw new GroundkitError("FILE_BINARY", `${label} looks binary (it contains NUL bytes).`);
-  if (charset && !/^utf-?8$/i.test(charset)) return decodeDeclaredCharset(bytes, label, charset);
+  if (declared) return decodeDeclaredCharset(bytes, label, declared);
   try {
     return normalizeNewlines(decodeUtf8Strict(bytes));
   } catch (err) {
