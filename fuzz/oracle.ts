@@ -89,10 +89,15 @@ export interface Failure {
 }
 
 /**
- * How a text-class file's bytes read (the loader's documented rules): a NUL in
- * the first 8 KiB is binary, otherwise strict UTF-8, BOM stripped, CRLF/CR → LF.
+ * How a text-class file's bytes read (the loader's documented rules): a UTF-16
+ * byte-order mark is a wrong encoding, a NUL in the first 8 KiB is binary,
+ * otherwise strict UTF-8, BOM stripped, CRLF/CR → LF. (The product also names
+ * BOM-less, mostly-ASCII UTF-16 as such; the mutations never generate it.)
  */
 export function textAvailability(bytes: Uint8Array): Availability {
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    return { readable: false, reason: "not-utf8" };
+  }
   if (bytes.subarray(0, 8192).includes(0)) return { readable: false, reason: "binary" };
   let decoded: string;
   try {

@@ -83,6 +83,7 @@ describe("the oracle", () => {
     expect(textAvailability(Buffer.from("\ufeffa\r\nb\rc\n"))).toEqual({ readable: true, content: "a\nb\nc\n" });
     expect(textAvailability(Buffer.from([0x61, 0xff]))).toEqual({ readable: false, reason: "not-utf8" });
     expect(textAvailability(Buffer.from([0x61, 0x00, 0x62]))).toEqual({ readable: false, reason: "binary" });
+    expect(textAvailability(Buffer.from("\ufeffa\n", "utf16le"))).toEqual({ readable: false, reason: "not-utf8" });
     expect(snapshotAvailability(Buffer.from("\ufeffa\r\n"))).toEqual({ readable: true, content: "\ufeffa\r\n" });
     expect(snapshotAvailability(Buffer.from([0xed, 0xa0, 0x80]))).toEqual({ readable: false, reason: "snapshot-not-utf8" });
     expect(normalizeTextModel("x\r\n\r\ny")).toBe("x\n\ny");

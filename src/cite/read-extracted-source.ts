@@ -4,10 +4,10 @@
  * the same extractor re-runs over the file. A failed re-extraction is
  * unresolvable, never drifted: nothing could be read to compare.
  */
+import { readContainedFile } from "../core/contained-read.js";
 import type { Citation } from "../core/contracts.js";
 import { GroundkitError } from "../core/errors.js";
 import { getExtractorRegistry } from "../extract/registry.js";
-import { readFileCapped } from "../ingest/text-loader.js";
 import { unresolvable } from "./resolution-error.js";
 import type { SourceText } from "./source-text.js";
 
@@ -23,7 +23,7 @@ export async function readExtractedSource(citation: Citation, realPath: string, 
     );
   }
   try {
-    const bytes = await readFileCapped(realPath, maxBytes, citation.source);
+    const bytes = await readContainedFile(realPath, maxBytes, citation.source);
     const { text, pageStarts } = await extractor.extract(bytes);
     return { text, pageStarts: pageStarts ?? [] };
   } catch (err) {

@@ -3,12 +3,13 @@
  * same decoding, same newline normalization); failures are unresolvable.
  */
 import { GroundkitError } from "../core/errors.js";
-import { decodeTextContent, readFileCapped } from "../ingest/text-loader.js";
+import { readContainedFile } from "../core/contained-read.js";
+import { decodeTextContent } from "../ingest/text-loader.js";
 import { unresolvable } from "./resolution-error.js";
 
 export async function readTextSource(realPath: string, label: string, maxBytes: number): Promise<string> {
   try {
-    return decodeTextContent(await readFileCapped(realPath, maxBytes, label), label);
+    return decodeTextContent(await readContainedFile(realPath, maxBytes, label), label);
   } catch (err) {
     if (err instanceof GroundkitError) throw unresolvable(`the source cannot be read as text: ${err.message}`);
     throw err;

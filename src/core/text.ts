@@ -73,6 +73,40 @@ export function looksBinary(bytes: Uint8Array): boolean {
   return false;
 }
 
+/**
+ * The UTF-16 byte order `bytes` appear to be in, if any: a byte-order mark, or
+ * (without one) the mark of mostly-ASCII UTF-16 text, a NUL beside each
+ * printable ASCII byte. Lets such a file be refused as a wrong encoding rather
+ * than as binary; UTF-16 text never holds U+0000, so a NUL pair rules it out.
+ */
+export function detectUtf16(bytes: Uint8Array): "UTF-16LE" | "UTF-16BE" | undefined {
+  if (bytes.length >= 2) {
+    if (bytes[0] === 0xff && bytes[1] === 0xfe) return "UTF-16LE";
+    if (bytes[0] === 0xfe && bytes[1] === 0xff) return "UTF-16BE";
+  }
+  const n = Math.min(bytes.length, 8192) & ~1;
+  let asciiLe = 0;
+  let asciiBe = 0;
+  for (let i = 0; i < n; i += 2) {
+    const a = bytes[i]!;
+    const b = bytes[i + 1]!;
+    if (a === 0 && b === 0) return undefined;
+    if (b === 0 && isAsciiText(a)) asciiLe++;
+    if (a === 0 && isAsciiText(b)) asciiBe++;
+  }
+  // Most code units ASCII in one byte order, and (nearly) none in the other.
+  const units = n / 2;
+  const enough = Math.max(2, units * 0.4);
+  if (asciiLe >= enough && asciiBe <= units * 0.05) return "UTF-16LE";
+  if (asciiBe >= enough && asciiLe <= units * 0.05) return "UTF-16BE";
+  return undefined;
+}
+
+/** Tab, LF, CR or printable ASCII. */
+function isAsciiText(byte: number): boolean {
+  return byte === 0x09 || byte === 0x0a || byte === 0x0d || (byte >= 0x20 && byte <= 0x7e);
+}
+
 /** Hex SHA-256 of a string's UTF-8 bytes. */
 export function sha256(text: string | Uint8Array): string {
   return createHash("sha256").update(text).digest("hex");

@@ -3,16 +3,17 @@
  * into a fresh, throwaway collection through the normal pipeline, build the
  * retrieval stages, and run the scorer.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative, resolve, sep } from "node:path";
 import { openCollection, type Collection, type SearchOptions } from "../collection.js";
 import type { CollectionSettings } from "../collection-settings.js";
+import { readContainedFile } from "../core/contained-read.js";
+import { fsErrorToGroundkit } from "../core/containment.js";
 import { GroundkitError } from "../core/errors.js";
 import { getExtractorRegistry } from "../extract/registry.js";
 import { extractorKindForExtension } from "../extract/registry.js";
 import type { IngestSummary } from "../ingest/ingest.js";
-import { readFileCapped } from "../ingest/text-loader.js";
 import { beirDocumentText, readBeirCorpus, readBeirQrels, readBeirQueries, type BeirQuery } from "./beir.js";
 import { loadJudgments, readTextContent } from "./judgments.js";
 import type { EvalReport } from "./report.js";
@@ -108,7 +109,10 @@ export async function goldenContent(docPath: string): Promise<string> {
   if (!kind) return readTextContent(docPath);
   const extractor = (await getExtractorRegistry()).get(kind);
   if (!extractor) throw new GroundkitError("EXTRACTION_FAILED", `No ${kind} extractor is available for ${docPath}.`);
-  return (await extractor.extract(await readFileCapped(docPath, 64 * 1024 * 1024))).text;
+  const real = await realpath(docPath).catch((err: unknown) => {
+    throw fsErrorToGroundkit(err, docPath);
+  });
+  return (await extractor.extract(await readContainedFile(real, 64 * 1024 * 1024, docPath))).text;
 }
 
 /** Evaluate a quote-anchored judgment set over a corpus folder. */

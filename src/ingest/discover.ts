@@ -8,6 +8,7 @@ import { accessSync, constants as fsConstants, promises as fsp, statSync, type D
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
+import { readContainedFile } from "../core/contained-read.js";
 import { fsErrorToGroundkit, resolveContained } from "../core/containment.js";
 import { GroundkitError } from "../core/errors.js";
 
@@ -74,13 +75,15 @@ interface WalkContext {
  * include/exclude. Symlinks are followed only when their real path is inside
  * `baseDir` (else a `refused` PATH_ESCAPES_BASE entry); a dangling symlink is
  * refused with SOURCE_NOT_FOUND; unreadable files/folders are refused with
- * FILE_UNREADABLE and the walk goes on.
+ * FILE_UNREADABLE and the walk goes on; so is a folder whose .gitignore cannot be
+ * read (not a regular file, too large, escaping), naming that .gitignore.
  *
  * A single-file root was named explicitly, so hidden-name and .gitignore rules
  * do not apply to it; include/exclude and extensions do (relPath is its name).
  *
  * @throws GroundkitError when the root itself cannot be walked: PATH_ESCAPES_BASE,
- *   SOURCE_NOT_FOUND, or FILE_UNREADABLE (unreadable root folder or its .gitignore).
+ *   SOURCE_NOT_FOUND, FILE_UNREADABLE (unreadable root folder, or its .gitignore is not a
+ *   regular file) or FILE_TOO_LARGE (its .gitignore is over {@link MAX_GITIGNORE_BYTES}).
  * @example
  *   for await (const e of discoverFiles("/srv/docs", { baseDir: "/srv/docs", extensions: [".md"] })) {
  *     if (e.kind === "file") console.log(e.relPath, e.size);
@@ -201,21 +204,22 @@ async function* walkDir(ctx: WalkContext, dir: DirFrame, isRoot: boolean): Async
   }
 }
 
-/** Load the folder's own .gitignore, if any; a symlinked one must stay inside the base. */
+/** Largest .gitignore read; one this large is surely not a real ignore file. */
+export const MAX_GITIGNORE_BYTES = 1024 * 1024;
+
+/**
+ * Load the folder's own .gitignore, if any, through the guarded read (a symlinked
+ * one must stay inside the base; regular files only, size-capped, never blocking
+ * on a FIFO). A folder whose .gitignore cannot be read is refused rather than
+ * walked without its rules, which might list exactly what must not be indexed.
+ */
 async function readGitignore(ctx: WalkContext, dir: DirFrame, dirents: Dirent[]): Promise<Ignore | undefined> {
   const entry = dirents.find((d) => d.name === ".gitignore");
-  if (!entry || !(entry.isFile() || entry.isSymbolicLink())) return undefined;
-  const file = entry.isSymbolicLink()
-    ? await resolveContained(path.join(dir.absPath, ".gitignore"), ctx.baseDir)
-    : path.join(dir.realPath, ".gitignore");
-  let text: string;
-  try {
-    text = await fsp.readFile(file, "utf8");
-  } catch (err) {
-    // Without its rules we cannot tell what is ignored, so the folder is refused.
-    throw fsErrorToGroundkit(err, path.join(dir.absPath, ".gitignore"));
-  }
-  return ignore().add(text);
+  if (!entry || entry.isDirectory()) return undefined;
+  const label = path.join(dir.absPath, ".gitignore");
+  const file = entry.isSymbolicLink() ? await resolveContained(label, ctx.baseDir) : path.join(dir.realPath, ".gitignore");
+  const bytes = await readContainedFile(file, MAX_GITIGNORE_BYTES, label);
+  return ignore().add(bytes.toString("utf8"));
 }
 
 /**
@@ -235,7 +239,7 @@ function isIgnored(scopes: readonly IgnoreScope[], relPath: string, isDir: boole
 
 /**
  * Synchronous calls: per file, thread-pool round trips cost far more than
- * stat and access themselves (see readFileCapped).
+ * stat and access themselves (see readContainedFile).
  */
 function fileEntry(absPath: string, realPath: string, relPath: string): DiscoveredEntry {
   try {

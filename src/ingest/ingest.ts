@@ -6,6 +6,7 @@
  */
 import { stat } from "node:fs/promises";
 import { dirname, extname, relative, resolve, sep } from "node:path";
+import { readContainedFile } from "../core/contained-read.js";
 import type { SourceClass } from "../core/contracts.js";
 import { GroundkitError, toGroundkitError } from "../core/errors.js";
 import { documentIdFor } from "../core/ids.js";
@@ -20,7 +21,7 @@ import { discoverFiles } from "./discover.js";
 import type { Dispatcher, LoadedContent } from "./dispatch.js";
 import { parseFrontMatter } from "./front-matter.js";
 import { RowidSet } from "./rowid-set.js";
-import { fsError, readFileCapped } from "./text-loader.js";
+import { fsError } from "./text-loader.js";
 import {
   DEFAULT_WRITE_BATCH_LIMITS,
   DENSE_WRITE_BATCH_LIMITS,
@@ -99,7 +100,7 @@ export function emptySummary(): IngestSummary {
 
 /**
  * Longest stretch of synchronous work before ingest lets the event loop run.
- * File system calls are synchronous (see readFileCapped), so without a pause a
+ * File system calls are synchronous (see readContainedFile), so without a pause a
  * large folder would hold off timers, signals and, in a server, every request.
  */
 const BREATHE_EVERY_MS = 15;
@@ -165,7 +166,7 @@ export class Ingestor {
           this.failKeeping(entry.path, entry.error);
           continue;
         }
-        await this.ingestFile(entry.path, baseDir);
+        await this.ingestFile(entry.path, entry.realPath, baseDir);
         if (this.batch.full()) await this.commitBatch();
         await this.breathe();
       }
@@ -176,7 +177,8 @@ export class Ingestor {
     if (isDir) this.prune(path);
   }
 
-  private async ingestFile(path: string, baseDir: string): Promise<void> {
+  /** `realPath` is the one discovery checked for containment: the read opens that, never `path` again. */
+  private async ingestFile(path: string, realPath: string, baseDir: string): Promise<void> {
     this.progress(path);
     const loader = await this.dispatcher.forPath(path);
     if (!loader) {
@@ -184,7 +186,7 @@ export class Ingestor {
       return;
     }
     try {
-      const bytes = await readFileCapped(path, this.opts.maxFileSize);
+      const bytes = await readContainedFile(realPath, this.opts.maxFileSize, path);
       const fingerprint = fingerprintOf(sha256(bytes), loader.identity, this.opts);
       const existing = this.store.documentState(path);
       if (existing && existing.fingerprint === fingerprint && existing.base_dir === baseDir) {

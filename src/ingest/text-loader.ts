@@ -1,71 +1,31 @@
 /**
- * The `text` source class loader: a file's bytes, size-capped, refused when
- * binary or not strict UTF-8, BOM stripped and newlines normalized. Verification
- * reads through the same function, so both sides normalize identically.
+ * The `text` source class loader: a file's bytes (read by the guarded read in
+ * core/contained-read.ts), refused when binary or not strict UTF-8, BOM
+ * stripped and newlines normalized. Verification decodes through the same
+ * function, so both sides normalize identically.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { TextDecoder } from "node:util";
 import { GroundkitError } from "../core/errors.js";
-import { decodeUtf8Strict, looksBinary, normalizeNewlines, Utf8DecodeError } from "../core/text.js";
+import { decodeUtf8Strict, detectUtf16, looksBinary, normalizeNewlines, Utf8DecodeError } from "../core/text.js";
 
 /** Identity of the text loader; part of every text document's fingerprint. */
 export const TEXT_LOADER_IDENTITY = "groundkit-text/1";
 
 /**
- * Read a file's bytes, refusing it by name when larger than `maxBytes`.
- *
- * The system calls are synchronous on purpose: for the small files ingest and
- * verification read, going through the thread pool cost about 170 µs of
- * round trips per file against about 4 µs for the calls themselves (measured on
- * the bench corpus), and blocks the event loop no longer than the read itself.
- */
-export async function readFileCapped(path: string, maxBytes: number, label = path): Promise<Buffer> {
-  return readFileCappedSync(path, maxBytes, label);
-}
-
-function readFileCappedSync(path: string, maxBytes: number, label: string): Buffer {
-  let fd: number;
-  try {
-    // O_NONBLOCK: opening a FIFO (or other special file) swapped in for a source must not block
-    // forever waiting for a writer; regular files ignore the flag, and fstat below refuses the rest.
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (err) {
-    throw fsError(err, label);
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new GroundkitError("FILE_UNREADABLE", `${label} is not a regular file.`);
-    if (st.size > maxBytes) {
-      throw new GroundkitError("FILE_TOO_LARGE", `${label} is ${st.size} bytes, over the ${maxBytes}-byte cap.`);
-    }
-    // Read at most cap+1 bytes so a file that grows after fstat is still refused, never truncated.
-    const buf = Buffer.allocUnsafe(Math.min(st.size, maxBytes) + 1);
-    let filled = 0;
-    for (;;) {
-      const bytesRead = readSync(fd, buf, filled, buf.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-      if (filled === buf.length) break;
-    }
-    if (filled > maxBytes) {
-      throw new GroundkitError("FILE_TOO_LARGE", `${label} grew past the ${maxBytes}-byte cap while being read.`);
-    }
-    return buf.subarray(0, filled);
-  } catch (err) {
-    throw err instanceof GroundkitError ? err : fsError(err, label);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * Decode text-class bytes to normalized content, refusing binary and invalid
- * UTF-8 by name. A fetched resource may declare another charset; it is decoded
+ * Decode text-class bytes to normalized content, refusing UTF-16, binary and
+ * invalid UTF-8 by name. A fetched resource may declare another charset; it is decoded
  * strictly too.
  */
 export function decodeTextContent(bytes: Uint8Array, label: string, charset?: string): string {
+  const declared = charset && !/^utf-?8$/i.test(charset) ? charset : undefined;
+  const utf16 = declared ? undefined : detectUtf16(bytes);
+  if (utf16) {
+    throw new GroundkitError("FILE_NOT_UTF8", `${label} looks like ${utf16} text (a byte-order mark or NUL bytes in alternating positions), not UTF-8.`, {
+      encoding: utf16,
+    });
+  }
   if (looksBinary(bytes)) throw new GroundkitError("FILE_BINARY", `${label} looks binary (it contains NUL bytes).`);
-  if (charset && !/^utf-?8$/i.test(charset)) return decodeDeclaredCharset(bytes, label, charset);
+  if (declared) return decodeDeclaredCharset(bytes, label, declared);
   try {
     return normalizeNewlines(decodeUtf8Strict(bytes));
   } catch (err) {
