@@ -61,10 +61,11 @@ export const ingestTool = defineTool({
             exclude: input.exclude,
             allowPrivateNetwork: ctx.allowPrivateNetwork,
           } as Partial<IngestOptions>;
-          summaries.push(await col.ingest(paths, opts));
+          // The writer lock serializes this with every other writer of the collection, here or in another process.
+          summaries.push(await col.ingest(paths, { ...opts, lockTimeoutMs: ctx.lockTimeoutMs }));
         }
       },
-      { create: true, exclusiveWrite: true },
+      { create: true },
     );
     return { collection, ...merge(summaries) };
   },
