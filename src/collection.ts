@@ -37,6 +37,7 @@ import type { Reranker } from "./retrieve/rerank/reranker.js";
 import { DEFAULT_RERANK_DEPTH, rerankChunks } from "./retrieve/rerank-stage.js";
 import { checkQuery, checkTopK } from "./retrieve/query.js";
 import { SqliteStore } from "./store/sqlite/sqlite-store.js";
+import { withWriterLock, WriterLock, type LockHolder } from "./store/sqlite/writer-lock.js";
 import type { ScoredChunk, StoreStats, StoredChunk } from "./store/store.js";
 import { formatIssues } from "./core/validation.js";
 
@@ -99,6 +100,17 @@ export interface ChunkView {
   context: { before: string; after: string } | null;
 }
 
+/**
+ * How a writing call (ingest, reembed, delete) waits for the collection's
+ * writer lock while another writer, in this process or another, holds it.
+ */
+export interface LockWaitOptions {
+  /** Give up with COLLECTION_BUSY after this long [30 s]; 0 tries once. */
+  lockTimeoutMs?: number | undefined;
+  /** Called once, when another writer holds the lock and this call starts to wait (see describeWait). */
+  onLockWait?: ((holder: LockHolder | undefined) => void) | undefined;
+}
+
 /** Options of a dense ingest. */
 export interface DenseIngestOptions {
   /** Embed chunks (and backfill chunks without vectors) with the collection's embedding provider. */
@@ -146,6 +158,14 @@ export function openCollection(opts: OpenCollectionOptions = {}): Collection {
   return new Collection(name, indexDir, file, SqliteStore.open(file, { create: opts.create ?? false }), opts);
 }
 
+function inodeOf(path: string): number | undefined {
+  try {
+    return statSync(path).ino;
+  } catch {
+    return undefined;
+  }
+}
+
 function safeIsFile(path: string): boolean {
   try {
     return statSync(path).isFile();
@@ -168,18 +188,29 @@ export function listCollections(indexDir: string = DEFAULTS.indexDir): string[] 
     .sort();
 }
 
-/** Delete a collection: its database, WAL files and snapshots. */
+/**
+ * Delete a collection: its database, WAL files and snapshots. Refused with
+ * COLLECTION_BUSY while another writer holds it (this call does not wait).
+ * The empty writer-lock file stays (see docs/decisions/0006-writer-lock.md).
+ */
 export function deleteCollection(loc: CollectionLocation): void {
   const { indexDir, name, file } = locate(loc);
   if (!safeIsFile(file)) throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${name}' does not exist.`);
-  for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true });
-  rmSync(join(indexDir, `${name}.snapshots`), { recursive: true, force: true });
+  const lock = WriterLock.acquireNow(WriterLock.pathFor(file), { collection: name, operation: "delete" });
+  try {
+    for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true });
+    rmSync(join(indexDir, `${name}.snapshots`), { recursive: true, force: true });
+  } finally {
+    lock.release();
+  }
 }
 
 /** An open collection. Close it when done. */
 export class Collection {
   private readonly snapshots: SnapshotStore;
   private rerankerPromise: Promise<Reranker> | undefined;
+  /** The collection file this handle has open, to notice it was deleted or replaced while a writer waited. */
+  private readonly openedInode: number | undefined;
 
   constructor(
     readonly name: string,
@@ -189,6 +220,32 @@ export class Collection {
     private readonly options: OpenCollectionOptions = {},
   ) {
     this.snapshots = new SnapshotStore(join(indexDir, `${name}.snapshots`));
+    this.openedInode = inodeOf(path);
+  }
+
+  /**
+   * Run a writing call holding the collection's writer lock, so writers (this
+   * process's and other processes') take turns and never prune or overwrite
+   * each other's work. Released on every exit path; a killed holder's lock
+   * goes with its process.
+   */
+  private async writing<T>(operation: string, lock: LockWaitOptions, fn: () => Promise<T>): Promise<T> {
+    const opts = {
+      collection: this.name,
+      operation,
+      timeoutMs: lock.lockTimeoutMs ?? DEFAULTS.lockTimeoutMs,
+      onWait: lock.onLockWait,
+    };
+    return withWriterLock(WriterLock.pathFor(this.path), opts, async () => {
+      // While this call waited, the collection may have been deleted: writing to the unlinked file would lose it all.
+      if (this.openedInode === undefined || inodeOf(this.path) !== this.openedInode) {
+        throw new GroundkitError(
+          "COLLECTION_NOT_FOUND",
+          `Collection '${this.name}' was deleted or replaced while this ${operation} waited for it; open it again.`,
+        );
+      }
+      return fn();
+    });
   }
 
   /**
@@ -196,33 +253,39 @@ export class Collection {
    * chunks are embedded and their vectors committed with them, and chunks that
    * still lack a vector (an earlier BM25-only ingest) are backfilled.
    */
-  async ingest(inputs: string[], opts: Partial<IngestOptions> & DenseIngestOptions = {}): Promise<IngestSummary> {
-    const chunking = decideChunking(
-      parseRecordedChunking(this.store.getMeta("chunker")),
-      { chunkSize: opts.chunkSize, chunkOverlap: opts.chunkOverlap },
-      this.options.chunking,
-    );
-    const { chunk_size: chunkSize, chunk_overlap: chunkOverlap } = chunking;
-    const provider = opts.dense ? await this.bindEmbedding(true) : undefined;
-    const ingestor = new Ingestor(
-      this.store,
-      {
-        ...opts,
-        chunkSize,
-        chunkOverlap,
-        maxFileSize: opts.maxFileSize ?? DEFAULTS.maxFileSize,
-        embed: provider ? (texts) => provider.embedDocuments(texts) : undefined,
-      },
-      new Dispatcher(),
-      this.snapshots,
-    );
-    const summary = await ingestor.run(inputs);
-    // Converge after any crash: temp files and snapshots without a document go.
-    await this.snapshots.sweep((id) => this.store.getDocument(id)?.source_class === "snapshot");
-    this.store.setMeta("chunker", recordChunking(chunking));
-    summary.chunking = chunking;
-    if (provider) summary.vectors_written += await this.backfillVectors(provider, opts.onEmbedProgress);
-    return summary;
+  async ingest(
+    inputs: string[],
+    opts: Partial<IngestOptions> & DenseIngestOptions & LockWaitOptions = {},
+  ): Promise<IngestSummary> {
+    return this.writing("ingest", opts, async () => {
+      // Decided under the lock: the recorded chunking is what the previous writer left.
+      const chunking = decideChunking(
+        parseRecordedChunking(this.store.getMeta("chunker")),
+        { chunkSize: opts.chunkSize, chunkOverlap: opts.chunkOverlap },
+        this.options.chunking,
+      );
+      const { chunk_size: chunkSize, chunk_overlap: chunkOverlap } = chunking;
+      const provider = opts.dense ? await this.bindEmbedding(true) : undefined;
+      const ingestor = new Ingestor(
+        this.store,
+        {
+          ...opts,
+          chunkSize,
+          chunkOverlap,
+          maxFileSize: opts.maxFileSize ?? DEFAULTS.maxFileSize,
+          embed: provider ? (texts) => provider.embedDocuments(texts) : undefined,
+        },
+        new Dispatcher(),
+        this.snapshots,
+      );
+      const summary = await ingestor.run(inputs);
+      // Converge after any crash: temp files and snapshots without a document go.
+      await this.snapshots.sweep((id) => this.store.getDocument(id)?.source_class === "snapshot");
+      this.store.setMeta("chunker", recordChunking(chunking));
+      summary.chunking = chunking;
+      if (provider) summary.vectors_written += await this.backfillVectors(provider, opts.onEmbedProgress);
+      return summary;
+    });
   }
 
   /** Embed every chunk that has no vector yet, in batches (each batch its own transaction). */
@@ -243,18 +306,24 @@ export class Collection {
    * Re-embed every chunk with another provider and swap the vectors and the
    * recorded identity atomically: searches see the old vectors until the swap.
    */
-  async reembed(config: EmbeddingConfig, onProgress?: (done: number, total: number) => void): Promise<{ vectors_written: number }> {
-    const { provider } = await bindProvider(this.store, this.name, config, { allowChange: true });
-    const rows: Array<{ rowid: number; vector: Float32Array }> = [];
-    const all = this.store.allChunkTexts();
-    for (let i = 0; i < all.length; i += BACKFILL_BATCH) {
-      const batch = all.slice(i, i + BACKFILL_BATCH);
-      const vectors = await provider.embedDocuments(batch.map((b) => b.text));
-      batch.forEach((b, j) => rows.push({ rowid: b.rowid, vector: vectors[j]! }));
-      onProgress?.(rows.length, all.length);
-    }
-    this.store.replaceAllVectors(rows, identityMeta(provider, config));
-    return { vectors_written: rows.length };
+  async reembed(
+    config: EmbeddingConfig,
+    onProgress?: (done: number, total: number) => void,
+    lock: LockWaitOptions = {},
+  ): Promise<{ vectors_written: number }> {
+    return this.writing("reembed", lock, async () => {
+      const { provider } = await bindProvider(this.store, this.name, config, { allowChange: true });
+      const rows: Array<{ rowid: number; vector: Float32Array }> = [];
+      const all = this.store.allChunkTexts();
+      for (let i = 0; i < all.length; i += BACKFILL_BATCH) {
+        const batch = all.slice(i, i + BACKFILL_BATCH);
+        const vectors = await provider.embedDocuments(batch.map((b) => b.text));
+        batch.forEach((b, j) => rows.push({ rowid: b.rowid, vector: vectors[j]! }));
+        onProgress?.(rows.length, all.length);
+      }
+      this.store.replaceAllVectors(rows, identityMeta(provider, config));
+      return { vectors_written: rows.length };
+    });
   }
 
   /** Search; each hit carries its citation (and a fresh verdict with `verify`). */
@@ -408,12 +477,14 @@ export class Collection {
   }
 
   /** Delete one document (its chunks, postings and snapshot). Returns false when it did not exist. */
-  async deleteDocument(documentId: string): Promise<boolean> {
-    const doc = this.store.getDocument(documentId);
-    if (!doc) return false;
-    this.store.deleteDocument(documentId);
-    if (doc.source_class === "snapshot") await this.snapshots.remove(documentId);
-    return true;
+  async deleteDocument(documentId: string, lock: LockWaitOptions = {}): Promise<boolean> {
+    return this.writing("delete", lock, async () => {
+      const doc = this.store.getDocument(documentId);
+      if (!doc) return false;
+      this.store.deleteDocument(documentId);
+      if (doc.source_class === "snapshot") await this.snapshots.remove(documentId);
+      return true;
+    });
   }
 
   /** Counts, schema version, embedding identity, last ingest. */

@@ -12,9 +12,11 @@ export {
   type ChunkView,
   type CollectionLocation,
   type CollectionStatus,
+  type LockWaitOptions,
   type OpenCollectionOptions,
   type SearchOptions,
 } from "./collection.js";
 export { CitationSchema, type Citation, type SearchHit, type SourceClass, type Verdict, type Verification } from "./core/contracts.js";
 export { ERROR_CATALOGUE, GroundkitError, type ErrorCode } from "./core/errors.js";
 export type { IngestSummary, IngestFailure } from "./ingest/ingest.js";
+export { describeWait, type LockHolder } from "./store/sqlite/writer-lock.js";

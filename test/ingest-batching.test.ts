@@ -3,7 +3,7 @@
  * ingest: a batch shares one commit but each document rolls back alone; a
  * failed commit fails every document of the batch by name and writes none;
  * pruning pages through the stored documents and keeps a document whose file
- * failed this run; timers still fire while a large folder is ingested.
+ * failed this run, or that another writer replaced meanwhile; timers still fire while a large folder is ingested.
  */
 import Database from "better-sqlite3";
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -13,7 +13,6 @@ import { openCollection } from "../src/collection.js";
 import { documentIdFor } from "../src/core/ids.js";
 import { sha256 } from "../src/core/text.js";
 import { buildChunks } from "../src/ingest/build-chunks.js";
-import { RowidSet } from "../src/ingest/rowid-set.js";
 import { Dispatcher } from "../src/ingest/dispatch.js";
 import { Ingestor } from "../src/ingest/ingest.js";
 import { WriteBatch, type PendingDocument } from "../src/ingest/write-batch.js";
@@ -202,17 +201,6 @@ describe("batch embedding (dense ingest)", () => {
   });
 });
 
-describe("RowidSet", () => {
-  it("remembers row ids, growing as needed", () => {
-    const set = new RowidSet();
-    for (const id of [0, 1, 31, 32, 33, 1_000_003]) set.add(id);
-    for (const id of [0, 1, 31, 32, 33, 1_000_003]) expect(set.has(id)).toBe(true);
-    for (const id of [2, 30, 34, 1_000_002, 1_000_004, 5_000_000]) expect(set.has(id)).toBe(false);
-    expect(() => set.add(-1)).toThrow(RangeError);
-    expect(() => set.add(1.5)).toThrow(RangeError);
-  });
-});
-
 describe("pruning a large folder", () => {
   it("pages through stored documents: removes deleted files past the first page, keeps a file that failed", async () => {
     const docs = join(work.dir, "docs");
@@ -241,6 +229,35 @@ describe("pruning a large folder", () => {
       }
       expect(second.indexed + second.unchanged + second.failed.length).toBe(1201);
     } finally {
+      col.close();
+    }
+  });
+});
+
+describe("pruning decides by source, not row id", () => {
+  it("keeps a document that another writer replaced after this walk saw its file", async () => {
+    const docs = join(work.dir, "docs");
+    mkdirSync(docs);
+    const path = (i: number) => join(docs, `f${i}.md`);
+    for (let i = 0; i < 40; i++) writeFileSync(path(i), `# File ${i}\n\nharbour log entry number ${i}\n`);
+    const col = openCollection({ indexDir: join(work.dir, "idx"), create: true });
+    // A writer that does not take the writer lock (an older groundkit, a hand-made script): its replacement has a new row id.
+    const other = SqliteStore.open(col.path, { create: false });
+    try {
+      await col.ingest([docs]);
+      let replaced = false;
+      const second = await col.ingest([docs], {
+        onProgress: (p) => {
+          if (replaced || p.current !== path(30)) return;
+          replaced = true;
+          for (const i of [0, 10, 29]) other.replaceDocument(other.getDocumentBySource(path(i))!, []);
+        },
+      });
+      expect(replaced).toBe(true);
+      expect(second).toMatchObject({ unchanged: 40, removed: 0 });
+      expect(col.status().documents).toBe(40);
+    } finally {
+      other.close();
       col.close();
     }
   });

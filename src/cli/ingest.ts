@@ -5,9 +5,10 @@ import { openCollection } from "../collection.js";
 import type { IngestSummary } from "../ingest/ingest.js";
 import { action, collect, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 import { displaySource } from "./format.js";
+import { lockWait, withLockTimeoutOption, type LockTimeoutFlags } from "./lock-wait.js";
 import { createProgress } from "./progress.js";
 
-interface IngestFlags extends CommonFlags {
+interface IngestFlags extends CommonFlags, LockTimeoutFlags {
   baseDir?: string;
   include?: string[];
   exclude?: string[];
@@ -36,6 +37,7 @@ export function ingestCommand(): Command {
     .option("--timeout <seconds>", "total time allowed to fetch one URL", intFlag("--timeout", 1, 3600), 30)
     .option("--dense", "also embed chunks (default: the local model; see `embedding` in the config) and backfill chunks without vectors")
     .option("--no-progress", "never show the progress line");
+  withLockTimeoutOption(cmd);
   withCommonOptions(cmd).action(
     action(async (paths: string[], flags: IngestFlags) => {
       const loc = resolveLocation(flags);
@@ -54,6 +56,7 @@ export function ingestCommand(): Command {
           allowPrivateNetwork: flags.allowPrivateNetwork ?? false,
           fetchTimeoutMs: (flags.timeout ?? 30) * 1000,
           dense: flags.dense ?? false,
+          ...lockWait(flags, col.name),
           onEmbedProgress: (done, total) => progress.update(`embedding: ${done}/${total} chunks`),
           onProgress: (p) =>
             progress.update(

@@ -4,6 +4,7 @@ import { openCollection } from "../collection.js";
 import { DEFAULT_EMBEDDING_CONFIG } from "../embed/registry.js";
 import { describeIdentity } from "../embed/provider.js";
 import { action, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
+import { lockWait, withLockTimeoutOption, type LockTimeoutFlags } from "./lock-wait.js";
 import { createProgress } from "./progress.js";
 
 export function reembedCommand(): Command {
@@ -13,14 +14,17 @@ export function reembedCommand(): Command {
         "the vectors and the recorded identity swap in one transaction",
     )
     .option("--no-progress", "never show the progress line");
+  withLockTimeoutOption(cmd);
   withCommonOptions(cmd).action(
-    action(async (flags: CommonFlags & { progress?: boolean }) => {
+    action(async (flags: CommonFlags & LockTimeoutFlags & { progress?: boolean }) => {
       const loc = resolveLocation(flags);
       const col = openCollection(loc);
       const progress = createProgress(flags.progress !== false);
       try {
-        const res = await col.reembed(loc.embedding ?? DEFAULT_EMBEDDING_CONFIG, (done, total) =>
-          progress.update(`re-embedding: ${done}/${total} chunks`),
+        const res = await col.reembed(
+          loc.embedding ?? DEFAULT_EMBEDDING_CONFIG,
+          (done, total) => progress.update(`re-embedding: ${done}/${total} chunks`),
+          lockWait(flags, col.name),
         );
         progress.done();
         const status = col.status();

@@ -73,6 +73,8 @@ export function serveCommand(): Command {
         allowedRoots: flags.allowedRoot,
         allowPrivateNetwork: flags.allowPrivateNetwork,
         mutating: token !== undefined,
+        // Half the request deadline: a call waiting for another writer gets COLLECTION_BUSY, not a timeout.
+        lockTimeoutMs: flags.requestTimeout * 500,
       });
       const server = await startRestServer({
         context,

@@ -14,6 +14,8 @@ export const DEFAULTS = {
   maxFileSize: 10 * 1024 * 1024,
   indexDir: ".groundkit",
   collection: "default",
+  /** How long a writer waits for another writer of the same collection (ingest, reembed, delete). */
+  lockTimeoutMs: 30_000,
 } as const;
 
 const ConfigFileSchema = z

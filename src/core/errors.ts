@@ -59,6 +59,10 @@ export const ERROR_CATALOGUE = {
   STORE_NEWER: { http: 409, hint: "Upgrade groundkit: this index was written by a newer version." },
   STORE_CORRUPT: { http: 500, hint: "Delete the collection and ingest again." },
   STORE_BUSY: { http: 503, hint: "Another process holds the index; retry shortly." },
+  COLLECTION_BUSY: {
+    http: 409,
+    hint: "Another writer (ingest, reembed or delete) is changing this collection; retry when it is done, or wait longer with --lock-timeout SECONDS.",
+  },
   EMBEDDING_MISMATCH: { http: 409, hint: "Use the collection's embedding identity, or `grk reembed`." },
   NO_VECTORS: { http: 409, hint: "Run `grk ingest <path> --dense` to add vectors to this collection." },
 

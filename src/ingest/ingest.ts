@@ -20,7 +20,6 @@ import type { ChunkingDecision } from "./chunking-settings.js";
 import { discoverFiles } from "./discover.js";
 import type { Dispatcher, LoadedContent } from "./dispatch.js";
 import { parseFrontMatter } from "./front-matter.js";
-import { RowidSet } from "./rowid-set.js";
 import { fsError } from "./text-loader.js";
 import {
   DEFAULT_WRITE_BATCH_LIMITS,
@@ -111,8 +110,6 @@ const PRUNE_PAGE = 1000;
 export class Ingestor {
   private readonly summary: IngestSummary = emptySummary();
   private readonly batch: WriteBatch;
-  /** Row ids of the documents the current folder walk saw (written, unchanged or kept after a failure). */
-  private seen = new RowidSet();
   private lastBreath = performance.now();
 
   constructor(
@@ -148,7 +145,8 @@ export class Ingestor {
     }
     const baseDir = resolve(this.opts.baseDir ?? (isDir ? path : dirname(path)));
     this.recordBaseDir(baseDir);
-    this.seen = new RowidSet();
+    // The walk's sources are recorded in the store; pruning keeps every document whose source is among them.
+    this.store.resetSeenSources();
     const entries = discoverFiles(path, {
       baseDir,
       include: this.opts.include,
@@ -163,7 +161,8 @@ export class Ingestor {
         }
         this.summary.files_seen++;
         if (entry.kind === "refused") {
-          this.failKeeping(entry.path, entry.error);
+          this.store.markSourceSeen(entry.path);
+          this.fail(entry.path, entry.error);
           continue;
         }
         await this.ingestFile(entry.path, entry.realPath, baseDir);
@@ -185,12 +184,13 @@ export class Ingestor {
       this.summary.unsupported.push(path);
       return;
     }
+    // Seen, whatever happens next: written, unchanged, empty or failed, its document is not pruned.
+    this.store.markSourceSeen(path);
     try {
       const bytes = await readContainedFile(realPath, this.opts.maxFileSize, path);
       const fingerprint = fingerprintOf(sha256(bytes), loader.identity, this.opts);
       const existing = this.store.documentState(path);
       if (existing && existing.fingerprint === fingerprint && existing.base_dir === baseDir) {
-        this.seen.add(existing.rowid);
         this.summary.unchanged++;
         return;
       }
@@ -200,9 +200,8 @@ export class Ingestor {
         rel_path: relative(baseDir, path),
       });
       if (pending) this.batch.add(pending);
-      else if (existing) this.seen.add(existing.rowid);
     } catch (err) {
-      this.failKeeping(path, toGroundkitError(err));
+      this.fail(path, toGroundkitError(err));
     }
   }
 
@@ -292,16 +291,13 @@ export class Ingestor {
         await this.batch.embed(this.opts.embed);
       } catch (err) {
         const error = toGroundkitError(err);
-        for (const pending of this.batch.discard()) this.failKeeping(pending.doc.source, error);
+        for (const pending of this.batch.discard()) this.fail(pending.doc.source, error);
         return;
       }
     }
     const outcome = this.batch.commit();
-    for (const { pending, rowid } of outcome.written) {
-      this.seen.add(rowid);
-      this.counted(pending);
-    }
-    for (const { pending, error } of outcome.failed) this.failKeeping(pending.doc.source, error);
+    for (const { pending } of outcome.written) this.counted(pending);
+    for (const { pending, error } of outcome.failed) this.fail(pending.doc.source, error);
   }
 
   /**
@@ -330,16 +326,18 @@ export class Ingestor {
   }
 
   /**
-   * Remove documents under `folder` that this walk did not see (scoped to that
-   * folder only), a page at a time so memory stays flat however large it is.
+   * Remove documents under `folder` whose source this walk did not see (scoped
+   * to that folder only), a page at a time so memory stays flat however large
+   * it is. By source, not row id: a document another writer replaced since
+   * this walk saw its file is still that file's document.
    */
   private prune(folder: string): void {
     let after = 0;
     for (;;) {
-      const page = this.store.documentsUnder(folder + sep, after, PRUNE_PAGE);
+      const page = this.store.unseenDocumentsUnder(folder + sep, after, PRUNE_PAGE);
       if (page.length === 0) return;
       after = page[page.length - 1]!.rowid;
-      const gone = page.filter((d) => d.source_class !== ("snapshot" satisfies SourceClass) && !this.seen.has(d.rowid));
+      const gone = page.filter((d) => d.source_class !== ("snapshot" satisfies SourceClass));
       if (gone.length === 0) continue;
       this.store.transaction(() => {
         for (const d of gone) if (this.store.deleteDocument(d.document_id)) this.summary.removed++;
@@ -361,13 +359,7 @@ export class Ingestor {
     this.lastBreath = performance.now();
   }
 
-  /** Record a failure for a file whose previous index state stays (so pruning keeps it too). */
-  private failKeeping(source: string, err: GroundkitError): void {
-    const existing = this.store.documentState(source);
-    if (existing) this.seen.add(existing.rowid);
-    this.fail(source, err);
-  }
-
+  /** Record a failure; a file's previous index state stays (its source was marked seen, so pruning keeps it). */
   fail(source: string, err: GroundkitError): void {
     this.summary.failed.push({ source, code: err.code, message: err.message });
     this.progress(source);

@@ -22,16 +22,12 @@ interface Entry {
   id: FileId;
   leases: number;
   retired: boolean;
-  /** Tail of the chain serializing mutating calls on this collection. */
-  writeTail: Promise<unknown>;
 }
 
 /** Options for {@link CollectionCache.use}. */
 export interface UseOptions {
-  /** Create the collection when missing (mutating tools only). */
+  /** Create the collection when missing (mutating tools only). Writers take turns by the collection's writer lock. */
   create?: boolean;
-  /** Run after every other writer on this collection has finished (ingest, delete). */
-  exclusiveWrite?: boolean;
 }
 
 /**
@@ -63,11 +59,7 @@ export class CollectionCache {
   async use<T>(name: string, fn: (col: Collection) => Promise<T> | T, opts: UseOptions = {}): Promise<T> {
     const entry = this.acquire(checkCollectionName(name), opts.create ?? false);
     try {
-      if (!opts.exclusiveWrite) return await fn(entry.collection);
-      const run = entry.writeTail.then(() => fn(entry.collection));
-      // The chain must not stop at a failed writer.
-      entry.writeTail = run.catch(() => undefined);
-      return await run;
+      return await fn(entry.collection);
     } finally {
       this.release(entry);
     }
@@ -99,7 +91,7 @@ export class CollectionCache {
         collection.close();
         throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${name}' does not exist.`);
       }
-      entry = { collection, id, leases: 0, retired: false, writeTail: Promise.resolve() };
+      entry = { collection, id, leases: 0, retired: false };
       this.entries.set(name, entry);
     }
     entry.leases++;

@@ -20,7 +20,16 @@ export interface ServiceContext {
   allowPrivateNetwork: boolean;
   /** Whether the mutating tools are offered (a shared secret is configured). */
   mutating: boolean;
+  /**
+   * How long a mutating call waits for another writer of its collection (this
+   * server's or another process's) before answering COLLECTION_BUSY; kept
+   * below the request deadline so a waiting request is answered, not timed out.
+   */
+  lockTimeoutMs: number;
 }
+
+/** Half the default request deadline (30 s). */
+const DEFAULT_SERVICE_LOCK_TIMEOUT_MS = 15_000;
 
 export interface ServiceContextOptions {
   indexDir?: string | undefined;
@@ -29,6 +38,8 @@ export interface ServiceContextOptions {
   allowedRoots?: string[] | undefined;
   allowPrivateNetwork?: boolean | undefined;
   mutating?: boolean | undefined;
+  /** Writer-lock wait of mutating calls (default 15 s). */
+  lockTimeoutMs?: number | undefined;
   /** Embedding, reranker and retrieval settings every opened collection gets. */
   settings?: CollectionSettings | undefined;
 }
@@ -50,6 +61,7 @@ export function createServiceContext(opts: ServiceContextOptions = {}): ServiceC
     allowedRoots: roots.map((r) => resolve(r)),
     allowPrivateNetwork: opts.allowPrivateNetwork ?? false,
     mutating: opts.mutating ?? false,
+    lockTimeoutMs: opts.lockTimeoutMs ?? DEFAULT_SERVICE_LOCK_TIMEOUT_MS,
   };
 }
 

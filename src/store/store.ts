@@ -69,7 +69,7 @@ export interface DocumentState {
   base_dir: string | null;
 }
 
-/** A page entry of {@link Store.documentsUnder}. */
+/** A page entry of {@link Store.unseenDocumentsUnder}. */
 export interface DocumentRef {
   rowid: number;
   document_id: string;
@@ -96,11 +96,21 @@ export interface Store {
    */
   transaction<T>(fn: () => T): T;
   /**
-   * Up to `limit` documents whose source starts with `prefix` and whose row
-   * id is above `afterRowid`, in row id order: a folder's documents, a page
-   * at a time (for pruning without holding them all).
+   * Start a new record of the sources a folder walk sees (see
+   * {@link Store.unseenDocumentsUnder}). It is kept by the store, not in
+   * memory: a walk of a million files must not hold a million paths.
    */
-  documentsUnder(prefix: string, afterRowid: number, limit: number): DocumentRef[];
+  resetSeenSources(): void;
+  /** Record that the current walk saw `source` (idempotent). */
+  markSourceSeen(source: string): void;
+  /**
+   * Up to `limit` documents whose source starts with `prefix`, was not
+   * recorded by {@link Store.markSourceSeen} since the last reset, and whose
+   * row id is above `afterRowid`, in row id order: what pruning a folder
+   * removes, a page at a time. Decided by source, never by row id: another
+   * writer's replacement of a document the walk saw has a new row id.
+   */
+  unseenDocumentsUnder(prefix: string, afterRowid: number, limit: number): DocumentRef[];
   getChunk(chunkId: string): StoredChunk | undefined;
   /** BM25 over analyzed query terms (see analysis/analyzer). */
   searchLexical(terms: string[], limit: number, filter?: ChunkFilter): ScoredChunk[];

@@ -21,9 +21,9 @@ export const deleteDocumentTool = defineTool({
   hints: { destructive: true, idempotent: true, openWorld: false },
   async handler(input, ctx) {
     const collection = input.collection ?? ctx.defaultCollection;
-    const deleted = await ctx.collections.use(collection, async (col) => await col.deleteDocument(input.document_id), {
-      exclusiveWrite: true,
-    });
+    const deleted = await ctx.collections.use(collection, (col) =>
+      col.deleteDocument(input.document_id, { lockTimeoutMs: ctx.lockTimeoutMs }),
+    );
     if (!deleted) {
       throw new GroundkitError("DOCUMENT_NOT_FOUND", `No document ${input.document_id} in collection '${collection}'.`);
     }

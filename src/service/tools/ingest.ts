@@ -73,10 +73,11 @@ export const ingestTool = defineTool({
             chunkSize: input.chunk_size,
             chunkOverlap: input.chunk_overlap,
           } as Partial<IngestOptions>;
-          summaries.push(await col.ingest(paths, opts));
+          // The writer lock serializes this with every other writer of the collection, here or in another process.
+          summaries.push(await col.ingest(paths, { ...opts, lockTimeoutMs: ctx.lockTimeoutMs }));
         }
       },
-      { create: true, exclusiveWrite: true },
+      { create: true },
     );
     return { collection, ...merge(summaries) };
   },

@@ -49,6 +49,9 @@ interface DocumentRow {
 }
 
 
+/** Seen sources buffered before they are written to the walk's temp table. */
+const SEEN_PAGE = 1000;
+
 const CHUNK_COLUMNS = `c.chunk_id, c.ordinal, c.text, c.start_offset, c.end_offset, c.start_line, c.end_line,
   c.page_start, c.page_end, c.text_hash, c.metadata AS chunk_metadata`;
 const DOC_COLUMNS = `d.document_id, d.source, d.source_class, d.extractor, d.base_dir, d.fingerprint,
@@ -99,7 +102,6 @@ export class SqliteStore implements Store {
   private readonly stmts: {
     docBySource: Statement;
     docStateBySource: Statement;
-    docsUnder: Statement;
     docById: Statement;
     insertDoc: Statement;
     deleteDocRow: Statement;
@@ -111,6 +113,10 @@ export class SqliteStore implements Store {
     bumpGeneration: Statement;
   };
   private readonly postings: PostingsIndex;
+  /** Statements over the walk's temp table, prepared once it exists. */
+  private seenStmts: { clear: Statement; mark: Statement; unseenUnder: Statement } | undefined;
+  /** Sources marked seen but not yet in the temp table: written a page per transaction, not one each. */
+  private seenPending: string[] = [];
 
   private constructor(readonly db: Db) {
     registerFunctions(db);
@@ -119,9 +125,6 @@ export class SqliteStore implements Store {
     this.stmts = {
       docBySource: db.prepare("SELECT * FROM documents WHERE source = ?"),
       docStateBySource: db.prepare("SELECT id AS rowid, fingerprint, base_dir FROM documents WHERE source = ?"),
-      // substr comparison rather than LIKE/GLOB: sources may contain wildcard characters.
-      docsUnder: db.prepare(`SELECT id AS rowid, document_id, source, source_class FROM documents
-        WHERE id > ? AND substr(source, 1, length(?)) = ? ORDER BY id LIMIT ?`),
       docById: db.prepare("SELECT * FROM documents WHERE document_id = ?"),
       insertDoc: db.prepare(`INSERT INTO documents
         (document_id, source, source_class, extractor, base_dir, fingerprint, content_hash, content_length, ingested_at, metadata)
@@ -217,8 +220,53 @@ export class SqliteStore implements Store {
     this.stmts.deleteDocRow.run(row.id); // chunks go by ON DELETE CASCADE
   }
 
-  documentsUnder(prefix: string, afterRowid: number, limit: number): DocumentRef[] {
-    return this.stmts.docsUnder.all(afterRowid, prefix, prefix, limit) as DocumentRef[];
+  resetSeenSources(): void {
+    this.seenPending = [];
+    this.seenStatements().clear.run();
+  }
+
+  markSourceSeen(source: string): void {
+    this.seenPending.push(source);
+    if (this.seenPending.length >= SEEN_PAGE) this.flushSeen();
+  }
+
+  unseenDocumentsUnder(prefix: string, afterRowid: number, limit: number): DocumentRef[] {
+    this.flushSeen();
+    return this.seenStatements().unseenUnder.all(afterRowid, prefix, prefix, limit) as DocumentRef[];
+  }
+
+  /** A deferred transaction that touches only the temp table: no lock on the collection is taken. */
+  private flushSeen(): void {
+    if (this.seenPending.length === 0) return;
+    const { mark } = this.seenStatements();
+    const pending = this.seenPending;
+    this.seenPending = [];
+    this.db.transaction(() => {
+      for (const source of pending) mark.run(source);
+    })();
+  }
+
+  /**
+   * A TEMP table is private to this connection and lives in SQLite's temp
+   * store, a file here (SQLITE_TEMP_STORE=1) behind a small page cache, so its
+   * size does not show in memory; writing it takes no lock on the collection.
+   */
+  private seenStatements(): NonNullable<SqliteStore["seenStmts"]> {
+    if (!this.seenStmts) {
+      // A scratch record: its rollback journal can live in memory.
+      this.db.pragma("temp.journal_mode = MEMORY");
+      this.db.exec("CREATE TEMP TABLE IF NOT EXISTS walk_seen (source TEXT PRIMARY KEY) WITHOUT ROWID");
+      this.seenStmts = {
+        clear: this.db.prepare("DELETE FROM temp.walk_seen"),
+        mark: this.db.prepare("INSERT OR IGNORE INTO temp.walk_seen (source) VALUES (?)"),
+        // substr comparison rather than LIKE/GLOB: sources may contain wildcard characters.
+        unseenUnder: this.db.prepare(`SELECT id AS rowid, document_id, source, source_class FROM documents d
+          WHERE id > ? AND substr(source, 1, length(?)) = ?
+            AND NOT EXISTS (SELECT 1 FROM temp.walk_seen s WHERE s.source = d.source)
+          ORDER BY id LIMIT ?`),
+      };
+    }
+    return this.seenStmts;
   }
 
   getChunk(chunkId: string): StoredChunk | undefined {
