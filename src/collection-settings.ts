@@ -8,16 +8,20 @@ import { parseEmbeddingConfig } from "./embed/registry.js";
 import { parseRerankerConfig } from "./retrieve/rerank/registry.js";
 
 /** Options that tune retrieval, as opposed to naming the collection. */
-export type CollectionSettings = Pick<OpenCollectionOptions, "embedding" | "reranker" | "retrieval">;
+export type CollectionSettings = Pick<OpenCollectionOptions, "embedding" | "reranker" | "retrieval" | "extraction">;
 
-/** The embedding, reranker and retrieval options a config file asks for. */
+/** The embedding, reranker, retrieval and extraction options a config file asks for. */
 export function collectionSettings(config: ConfigFile): CollectionSettings {
   const r = config.retrieval;
+  const x = config.extraction;
   return {
     embedding: config.embedding === undefined ? undefined : parseEmbeddingConfig(config.embedding),
     reranker: config.rerank === undefined ? undefined : parseRerankerConfig(config.rerank),
     retrieval: r
       ? { denseMinScore: r.dense_min_score, rrfK: r.rrf_k, hybridWeights: r.hybrid_weights, rerankDepth: r.rerank_depth }
+      : undefined,
+    extraction: x
+      ? { timeoutMs: x.timeout_ms, maxMemoryMb: x.max_memory_mb, maxOutputCodePoints: x.max_output_code_points }
       : undefined,
   };
 }

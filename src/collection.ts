@@ -27,6 +27,7 @@ import { compileFilters, parseFilters } from "./retrieve/filters.js";
 import { bindProvider, identityMeta, recordedIdentity } from "./embed/binding.js";
 import type { EmbeddingIdentity, EmbeddingProvider } from "./embed/provider.js";
 import type { EmbeddingConfig } from "./embed/registry.js";
+import type { ExtractionLimits } from "./extract/limits.js";
 import { denseSearch } from "./retrieve/dense.js";
 import { fuseHybrid, hybridPoolSize } from "./retrieve/hybrid.js";
 import { lexicalSearch } from "./retrieve/lexical.js";
@@ -53,6 +54,8 @@ export interface OpenCollectionOptions extends CollectionLocation {
   reranker?: RerankerConfig | undefined;
   /** Retrieval tuning. */
   retrieval?: RetrievalSettings | undefined;
+  /** Budgets for extracting PDF and HTML, at ingest and at every re-verification (defaults: 30 s, 512 MiB, 64 Mi code points). */
+  extraction?: Partial<ExtractionLimits> | undefined;
 }
 
 /** Tuning for dense, hybrid and rerank (defaults in brackets). */
@@ -204,7 +207,7 @@ export class Collection {
         maxFileSize: opts.maxFileSize ?? DEFAULTS.maxFileSize,
         embed: provider ? (texts) => provider.embedDocuments(texts) : undefined,
       },
-      new Dispatcher(),
+      new Dispatcher(undefined, this.options.extraction),
       this.snapshots,
     );
     const summary = await ingestor.run(inputs);
@@ -434,7 +437,7 @@ export class Collection {
   private readers() {
     return {
       maxFileSize: DEFAULTS.maxFileSize,
-      readExtracted: (c: Citation, realPath: string) => readExtractedSource(c, realPath, DEFAULTS.maxFileSize),
+      readExtracted: (c: Citation, realPath: string) => readExtractedSource(c, realPath, DEFAULTS.maxFileSize, this.options.extraction),
       readSnapshot: (c: Citation) => readSnapshotSource(c, this.snapshots),
     };
   }
