@@ -27,7 +27,7 @@ import { compileFilters, parseFilters } from "./retrieve/filters.js";
 import { bindProvider, identityMeta, recordedIdentity } from "./embed/binding.js";
 import type { EmbeddingIdentity, EmbeddingProvider } from "./embed/provider.js";
 import type { EmbeddingConfig } from "./embed/registry.js";
-import type { ExtractionLimits } from "./extract/limits.js";
+import { resolveExtractionLimits, type ExtractionLimits } from "./extract/limits.js";
 import { denseSearch } from "./retrieve/dense.js";
 import { fuseHybrid, hybridPoolSize } from "./retrieve/hybrid.js";
 import { lexicalSearch } from "./retrieve/lexical.js";
@@ -136,6 +136,8 @@ function locate(loc: CollectionLocation): { indexDir: string; name: string; file
 /** Open a collection. Throws COLLECTION_NOT_FOUND unless it exists or `create` is set. */
 export function openCollection(opts: OpenCollectionOptions = {}): Collection {
   const { indexDir, name, file } = locate(opts);
+  // Refuse bad limits up front, not once per file.
+  resolveExtractionLimits(opts.extraction);
   if (opts.create) mkdirSync(indexDir, { recursive: true, mode: 0o700 });
   else if (!safeIsFile(file)) {
     throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${name}' does not exist in ${indexDir}.`);

@@ -11,6 +11,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openCollection } from "../src/collection.js";
+import { collectionSettings } from "../src/collection-settings.js";
+import { loadConfigFile } from "../src/core/config.js";
 import { GroundkitError } from "../src/core/errors.js";
 import type { ExtractOptions, Extractor, ExtractorKind } from "../src/extract/extractor.js";
 import { createHtmlExtractor } from "../src/extract/html.js";
@@ -173,6 +175,16 @@ describe("extraction limits", () => {
     } finally {
       strict.close();
     }
+  });
+
+  it("reads the limits from the config file and refuses bad ones up front", () => {
+    const file = join(work.dir, "groundkit.config.json");
+    writeFileSync(file, JSON.stringify({ extraction: { timeout_ms: 5000, max_memory_mb: 256, max_output_code_points: 1000 } }));
+    expect(collectionSettings(loadConfigFile(file)).extraction).toEqual({ timeoutMs: 5000, maxMemoryMb: 256, maxOutputCodePoints: 1000 });
+    writeFileSync(file, JSON.stringify({ extraction: { timeout: 5 } }));
+    expect(() => loadConfigFile(file)).toThrow(/extraction/);
+    const open = () => openCollection({ indexDir: join(work.dir, "idx-bad"), create: true, extraction: { maxMemoryMb: 8 } });
+    expect(open).toThrow(/maxMemoryMb must be an integer from 32/);
   });
 
   it(
