@@ -8,11 +8,12 @@ import { parseEmbeddingConfig } from "./embed/registry.js";
 import { parseRerankerConfig } from "./retrieve/rerank/registry.js";
 
 /** Options that tune retrieval, as opposed to naming the collection. */
-export type CollectionSettings = Pick<OpenCollectionOptions, "embedding" | "reranker" | "retrieval" | "chunking">;
+export type CollectionSettings = Pick<OpenCollectionOptions, "embedding" | "reranker" | "retrieval" | "chunking" | "extraction">;
 
-/** The embedding, reranker, retrieval and first-ingest chunking options a config file asks for. */
+/** The embedding, reranker, retrieval, extraction and first-ingest chunking options a config file asks for. */
 export function collectionSettings(config: ConfigFile): CollectionSettings {
   const r = config.retrieval;
+  const x = config.extraction;
   return {
     embedding: config.embedding === undefined ? undefined : parseEmbeddingConfig(config.embedding),
     reranker: config.rerank === undefined ? undefined : parseRerankerConfig(config.rerank),
@@ -23,5 +24,8 @@ export function collectionSettings(config: ConfigFile): CollectionSettings {
       config.chunk_size === undefined && config.chunk_overlap === undefined
         ? undefined
         : { chunkSize: config.chunk_size, chunkOverlap: config.chunk_overlap },
+    extraction: x
+      ? { timeoutMs: x.timeout_ms, maxMemoryMb: x.max_memory_mb, maxOutputCodePoints: x.max_output_code_points }
+      : undefined,
   };
 }

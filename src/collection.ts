@@ -29,6 +29,7 @@ import { compileFilters, parseFilters } from "./retrieve/filters.js";
 import { bindProvider, identityMeta, recordedIdentity } from "./embed/binding.js";
 import type { EmbeddingIdentity, EmbeddingProvider } from "./embed/provider.js";
 import type { EmbeddingConfig } from "./embed/registry.js";
+import { resolveExtractionLimits, type ExtractionLimits } from "./extract/limits.js";
 import { denseSearch } from "./retrieve/dense.js";
 import { fuseHybrid, hybridPoolSize } from "./retrieve/hybrid.js";
 import { lexicalSearch } from "./retrieve/lexical.js";
@@ -59,6 +60,8 @@ export interface OpenCollectionOptions extends CollectionLocation {
   retrieval?: RetrievalSettings | undefined;
   /** Chunking for a collection's first ingest (a config file's); later ingests reuse what the collection recorded. */
   chunking?: Partial<ChunkSettings> | undefined;
+  /** Budgets for extracting PDF and HTML, at ingest and at every re-verification (defaults: 30 s, 512 MiB, 64 Mi code points). */
+  extraction?: Partial<ExtractionLimits> | undefined;
 }
 
 /** Tuning for dense, hybrid and rerank (defaults in brackets). */
@@ -151,6 +154,8 @@ function locate(loc: CollectionLocation): { indexDir: string; name: string; file
 /** Open a collection. Throws COLLECTION_NOT_FOUND unless it exists or `create` is set. */
 export function openCollection(opts: OpenCollectionOptions = {}): Collection {
   const { indexDir, name, file } = locate(opts);
+  // Refuse bad limits up front, not once per file.
+  resolveExtractionLimits(opts.extraction);
   if (opts.create) mkdirSync(indexDir, { recursive: true, mode: 0o700 });
   else if (!safeIsFile(file)) {
     throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${name}' does not exist in ${indexDir}.`);
@@ -275,7 +280,7 @@ export class Collection {
           maxFileSize: opts.maxFileSize ?? DEFAULTS.maxFileSize,
           embed: provider ? (texts) => provider.embedDocuments(texts) : undefined,
         },
-        new Dispatcher(),
+        new Dispatcher(undefined, this.options.extraction),
         this.snapshots,
       );
       const summary = await ingestor.run(inputs);
@@ -520,7 +525,7 @@ export class Collection {
     return {
       collection: this.name,
       maxFileSize: DEFAULTS.maxFileSize,
-      readExtracted: (c: Citation, realPath: string) => readExtractedSource(c, realPath, DEFAULTS.maxFileSize),
+      readExtracted: (c: Citation, realPath: string) => readExtractedSource(c, realPath, DEFAULTS.maxFileSize, this.options.extraction),
       readSnapshot: (c: Citation) => readSnapshotSource(c, this.snapshots),
     };
   }

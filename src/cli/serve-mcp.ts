@@ -53,7 +53,7 @@ export function serveMcpCommand(): Command {
       const ctx = createServiceContext({
         indexDir: loc.indexDir,
         collection: loc.collection,
-        settings: { embedding: loc.embedding, reranker: loc.reranker, retrieval: loc.retrieval, chunking: loc.chunking },
+        settings: { embedding: loc.embedding, reranker: loc.reranker, retrieval: loc.retrieval, chunking: loc.chunking, extraction: loc.extraction },
         baseDir: flags.baseDir,
         allowedRoots: flags.allowedRoot,
         allowPrivateNetwork: flags.allowPrivateNetwork,

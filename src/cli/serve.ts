@@ -68,7 +68,7 @@ export function serveCommand(): Command {
       const context = createServiceContext({
         indexDir: loc.indexDir,
         collection: loc.collection,
-        settings: { embedding: loc.embedding, reranker: loc.reranker, retrieval: loc.retrieval, chunking: loc.chunking },
+        settings: { embedding: loc.embedding, reranker: loc.reranker, retrieval: loc.retrieval, chunking: loc.chunking, extraction: loc.extraction },
         baseDir: flags.baseDir,
         allowedRoots: flags.allowedRoot,
         allowPrivateNetwork: flags.allowPrivateNetwork,

@@ -31,6 +31,15 @@ const ConfigFileSchema = z
     embedding: z.unknown().optional(),
     /** Cross-encoder config (validated by the rerank layer). */
     rerank: z.unknown().optional(),
+    /** Budgets for extracting one PDF or HTML file (extract/limits.ts). */
+    extraction: z
+      .object({
+        timeout_ms: z.number().int().positive().optional(),
+        max_memory_mb: z.number().int().positive().optional(),
+        max_output_code_points: z.number().int().positive().optional(),
+      })
+      .strict()
+      .optional(),
     retrieval: z
       .object({
         dense_min_score: z.number().min(-1).max(1).optional(),

@@ -41,6 +41,10 @@ export const ERROR_CATALOGUE = {
   FILE_UNREADABLE: { http: 403, hint: "Check the file's permissions." },
   PATH_ESCAPES_BASE: { http: 403, hint: "Only files under the base directory are indexed; symlinks may not leave it." },
   EXTRACTION_FAILED: { http: 422, hint: "The file could not be parsed; check it opens in another viewer." },
+  EXTRACTION_LIMIT: {
+    http: 422,
+    hint: "Extracting the file needed more time, memory, output or nesting than allowed; raise the `extraction` limits in groundkit.config.json if it is meant to be indexed.",
+  },
   UNSUPPORTED_TYPE: { http: 415, hint: "Supported: .md .markdown .txt .pdf .html .htm, and http(s) URLs." },
 
   // network

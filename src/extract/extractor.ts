@@ -8,6 +8,7 @@
  * extracted document record `identity`; verification re-runs the extractor with
  * that exact identity, so the identity must change whenever the output might.
  */
+import type { ExtractionLimits } from "./limits.js";
 
 /** The formats the `extracted` source class knows how to read. */
 export type ExtractorKind = "pdf" | "html";
@@ -36,6 +37,18 @@ export interface ExtractHints {
   charset?: string;
 }
 
+/** How one extraction is bounded and named (see limits.ts). */
+export interface ExtractOptions {
+  /** Names the file in refusals (a path or a sanitized URL). */
+  label?: string | undefined;
+  /**
+   * Budgets; those not given take the defaults of limits.ts. An extractor
+   * running in this thread enforces `maxOutputCodePoints`; the isolated extractors
+   * the registry hands out (extraction-pool.ts) enforce all of them.
+   */
+  limits?: Partial<ExtractionLimits> | undefined;
+}
+
 /**
  * A deterministic bytes-to-text converter for one format.
  *
@@ -55,7 +68,8 @@ export interface Extractor {
    * Extract text from `bytes`. Never mutates or detaches `bytes`.
    *
    * @throws GroundkitError `EXTRACTION_FAILED` when the input cannot be parsed;
-   *   `FILE_NOT_UTF8` when HTML declared (or defaulted to) UTF-8 is not valid UTF-8.
+   *   `FILE_NOT_UTF8` when HTML declared (or defaulted to) UTF-8 is not valid UTF-8;
+   *   `EXTRACTION_LIMIT` when a budget of `options.limits` ran out.
    */
-  extract(bytes: Uint8Array, hints?: ExtractHints): Promise<ExtractedText>;
+  extract(bytes: Uint8Array, hints?: ExtractHints, options?: ExtractOptions): Promise<ExtractedText>;
 }

@@ -24,8 +24,35 @@
  *   whitespace on each line, and leading/trailing blank lines. The fence keeps a
  *   line like "# comment" in code from reading as a heading.
  * - Other C0 control characters are removed.
+ *
+ * Bounds (each a refusal, `EXTRACTION_LIMIT`, never a different text):
+ * - At most {@link HTML_MAX_NESTING_DEPTH} elements open at once. htmlparser2
+ *   keeps its open elements in an array it grows with `unshift`, which copies
+ *   the whole array once it is too large for V8 to shift in place (~16k
+ *   entries), and scans it on every end tag: 400k unclosed `<div>`s took
+ *   minutes. Capped, the parser's cost per tag is bounded and the document's
+ *   cost is linear in its size.
+ * - At most `maxOutputCodePoints` of text (checked as it is written, so a
+ *   document that amplifies, such as deep lists whose items carry their
+ *   indentation, stops early).
  */
 import { Parser } from "htmlparser2";
+import { codePointLength } from "../core/text.js";
+import { checkOutputLength, extractionLimit } from "./limits.js";
+
+/**
+ * The most elements open at once. Browsers stop nesting well before this (Blink
+ * makes elements past depth 512 siblings instead); real pages stay far below.
+ */
+export const HTML_MAX_NESTING_DEPTH = 1024;
+
+/** Bounds for {@link serializeHtml}. */
+export interface SerializeHtmlOptions {
+  /** Refuse with `EXTRACTION_LIMIT` once the text is longer than this many code points. */
+  maxOutputCodePoints?: number | undefined;
+  /** Names the document in refusals. */
+  label?: string | undefined;
+}
 
 /** What {@link serializeHtml} returns. */
 export interface SerializedHtml {
@@ -50,6 +77,13 @@ const LINE_BLOCKS = new Set([
   "option", "optgroup", "thead", "tbody", "tfoot", "dialog", "search", "li",
 ]);
 
+/**
+ * The most that finish()'s trim removes: a first list item's indentation (two
+ * spaces per list level, lists being elements) and the trailing line ends (at
+ * most a blank line's worth).
+ */
+const TRIM_SLACK = 2 * HTML_MAX_NESTING_DEPTH + 2;
+
 const LISTS = new Set(["ul", "ol", "menu"]);
 const CELLS = new Set(["td", "th"]);
 const HEADING = /^h([1-6])$/;
@@ -64,9 +98,11 @@ const CONTROL_CHARS = /[\u0000-\u0008\u000b\u000e-\u001f\u007f]/g;
  * @example
  *   serializeHtml("<h2>Install</h2><p>Run <code>npm i</code>.</p><ul><li>fast</li></ul>").text
  *   // "## Install\n\nRun npm i.\n\n- fast"
+ * @throws GroundkitError `EXTRACTION_LIMIT` past the nesting or output bound.
  */
-export function serializeHtml(html: string): SerializedHtml {
-  const out = new TextBuilder();
+export function serializeHtml(html: string, options: SerializeHtmlOptions = {}): SerializedHtml {
+  const maxOutput = options.maxOutputCodePoints ?? Number.POSITIVE_INFINITY;
+  const out = new TextBuilder(maxOutput, options.label);
   const stack: string[] = [];
   /** Per open `<tr>`: cells seen so far. */
   const rows: number[] = [];
@@ -79,6 +115,11 @@ export function serializeHtml(html: string): SerializedHtml {
 
   const open = (name: string): void => {
     stack.push(name);
+    if (stack.length > HTML_MAX_NESTING_DEPTH) {
+      throw extractionLimit("nesting", `stopped: the HTML nests more than ${HTML_MAX_NESTING_DEPTH} elements inside each other`, options.label, {
+        maxDepth: HTML_MAX_NESTING_DEPTH,
+      });
+    }
     if (DROPPED.has(name)) {
       dropDepth++;
       return;
@@ -172,7 +213,9 @@ export function serializeHtml(html: string): SerializedHtml {
   parser.end(html);
   // Anything still open at the end (e.g. an unterminated <pre>) was closed by parser.end().
   const title = titleText?.replace(CONTROL_CHARS, "").split(COLLAPSIBLE).join(" ").trim();
-  return { text: out.finish(), title: title ? title : undefined };
+  const text = out.finish();
+  if (maxOutput !== Number.POSITIVE_INFINITY) checkOutputLength(codePointLength(text), maxOutput, options.label);
+  return { text, title: title ? title : undefined };
 }
 
 /**
@@ -181,6 +224,8 @@ export function serializeHtml(html: string): SerializedHtml {
  */
 class TextBuilder {
   private readonly parts: string[] = [];
+  /** Code points written so far, which the final trim can shorten by at most {@link TRIM_SLACK}. */
+  private written = 0;
   private hasContent = false;
   /** Consecutive "\n" at the end of the output. */
   private trailingNewlines = 0;
@@ -191,6 +236,11 @@ class TextBuilder {
   private headingLevel = 0;
   private listDepth = 0;
   private bulletPending = false;
+
+  constructor(
+    private readonly maxOutput: number,
+    private readonly label: string | undefined,
+  ) {}
 
   /** A block boundary needing `newlines` line ends (inside a heading, just a space). */
   block(newlines: 1 | 2): void {
@@ -314,6 +364,9 @@ class TextBuilder {
 
   private write(s: string): void {
     this.parts.push(s);
+    this.written += codePointLength(s);
+    // Refuse early only when even the trimmed text must be over the limit; finish()'s caller checks exactly.
+    if (this.written - TRIM_SLACK > this.maxOutput) checkOutputLength(this.written - TRIM_SLACK, this.maxOutput, this.label);
     if (s.endsWith("\n")) {
       const trimmed = s.replace(/\n+$/, "");
       this.trailingNewlines = trimmed.length === 0 ? this.trailingNewlines + s.length : s.length - trimmed.length;

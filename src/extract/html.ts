@@ -10,7 +10,8 @@
  */
 import { GroundkitError } from "../core/errors.js";
 import { findInvalidUtf8, normalizeNewlines } from "../core/text.js";
-import type { ExtractHints, ExtractedText, Extractor } from "./extractor.js";
+import type { ExtractHints, ExtractOptions, ExtractedText, Extractor } from "./extractor.js";
+import { resolveExtractionLimits } from "./limits.js";
 import { serializeHtml } from "./html-serializer.js";
 import { installedPackage } from "./package-identity.js";
 
@@ -45,13 +46,15 @@ class HtmlExtractor implements Extractor {
 
   constructor(readonly identity: string) {}
 
-  async extract(bytes: Uint8Array, hints?: ExtractHints): Promise<ExtractedText> {
+  async extract(bytes: Uint8Array, hints?: ExtractHints, options?: ExtractOptions): Promise<ExtractedText> {
+    const { maxOutputCodePoints } = resolveExtractionLimits(options?.limits);
     const charset = detectHtmlCharset(bytes, hints?.charset);
     const html = normalizeNewlines(decodeStrict(bytes, charset));
     let serialized: ReturnType<typeof serializeHtml>;
     try {
-      serialized = serializeHtml(html);
+      serialized = serializeHtml(html, { maxOutputCodePoints, label: options?.label });
     } catch (err) {
+      if (err instanceof GroundkitError) throw err;
       const message = err instanceof Error ? err.message : String(err);
       throw new GroundkitError("EXTRACTION_FAILED", `The HTML could not be parsed: ${message}`, undefined, { cause: err });
     }

@@ -11,7 +11,8 @@ import { existsSync } from "node:fs";
 import type * as PdfjsModule from "pdfjs-dist/legacy/build/pdf.mjs";
 import { GroundkitError } from "../core/errors.js";
 import { codePointLength } from "../core/text.js";
-import type { ExtractedText, Extractor } from "./extractor.js";
+import type { ExtractOptions, ExtractedText, Extractor } from "./extractor.js";
+import { checkOutputLength, resolveExtractionLimits } from "./limits.js";
 import { installedPackage, type InstalledPackage } from "./package-identity.js";
 import { importKeepingBuiltins } from "./keep-builtins.js";
 
@@ -70,7 +71,8 @@ class PdfExtractor implements Extractor {
     this.cMapUrl = resourceDir(pkg, "cmaps");
   }
 
-  async extract(bytes: Uint8Array): Promise<ExtractedText> {
+  async extract(bytes: Uint8Array, _hints?: unknown, options?: ExtractOptions): Promise<ExtractedText> {
+    const { maxOutputCodePoints } = resolveExtractionLimits(options?.limits);
     const task = this.pdfjs.getDocument({
       // pdfjs transfers (detaches) the buffer it is given: hand it a copy so the caller's bytes survive.
       // A plain Uint8Array copy: pdfjs rejects Node Buffers (whose slice() is still a Buffer).
@@ -109,6 +111,8 @@ class PdfExtractor implements Extractor {
         if (n > 1) offset += SEPARATOR_LENGTH;
         pageStarts.push(offset);
         offset += codePointLength(pageText);
+        // Checked per page, so a document of endless pages stops at the limit rather than at the end.
+        checkOutputLength(offset, maxOutputCodePoints, options?.label);
         pages.push(pageText);
         // In Node pdfjs runs its "worker" in-process: parsing happens on the main thread and its
         // messages travel as promise microtasks, so nothing guarantees timers or I/O get a turn

@@ -2,12 +2,14 @@
  * The registry of extractors this process can actually run.
  *
  * Built lazily on first use, never at import time, so importing the library does
- * not load pdfjs-dist or htmlparser2; ingest probes only the kinds it meets.
+ * not load pdfjs-dist or htmlparser2 (nor start the extraction worker); ingest
+ * probes only the kinds it meets.
  * Each extractor is probed on its own (dynamic import inside try/catch): a
  * missing or broken dependency disables only its own kind, records why, and
  * never hides the other. Memoized per process: the set of
  * active identities is a property of the installation, not of a request.
  */
+import { createIsolatedExtractor } from "./extraction-pool.js";
 import type { Extractor, ExtractorKind } from "./extractor.js";
 
 /** Lookups over the extractors that loaded, and the reasons for those that did not. */
@@ -25,10 +27,14 @@ export interface ExtractorRegistry {
 /** A factory for one kind of extractor; throws when it cannot be built. */
 export type ExtractorProbe = () => Promise<Extractor>;
 
-/** The probes used by {@link getExtractorRegistry}. */
+/**
+ * The probes used by {@link getExtractorRegistry}: each loads its kind in the
+ * bounded extraction worker (extraction-pool.ts), so the extractors handed out
+ * never parse in the caller's thread and honour every extraction limit.
+ */
 export const DEFAULT_EXTRACTOR_PROBES: Readonly<Record<ExtractorKind, ExtractorProbe>> = {
-  pdf: async () => (await import("./pdf.js")).createPdfExtractor(),
-  html: async () => (await import("./html.js")).createHtmlExtractor(),
+  pdf: () => createIsolatedExtractor("pdf"),
+  html: () => createIsolatedExtractor("html"),
 };
 
 const EXTENSION_KINDS: Readonly<Record<string, ExtractorKind>> = {

@@ -8,6 +8,7 @@ import { extname } from "node:path";
 import type { SourceClass } from "../core/contracts.js";
 import { GroundkitError } from "../core/errors.js";
 import type { ExtractorKind } from "../extract/extractor.js";
+import type { ExtractionLimits } from "../extract/limits.js";
 import { extractorKindForExtension, getExtractorOf, type ProbeOutcome } from "../extract/registry.js";
 import { decodeTextContent, TEXT_LOADER_IDENTITY } from "./text-loader.js";
 
@@ -32,9 +33,15 @@ export interface Loader {
 
 const TEXT_EXTENSIONS: Readonly<Record<string, boolean>> = { ".md": true, ".markdown": true, ".txt": false };
 
-/** Routes files and fetched resources to loaders; an extractor is probed only when its kind is first met. */
+/**
+ * Routes files and fetched resources to loaders; an extractor is probed only when its kind is first met.
+ * Extraction runs under `extractionLimits` (defaults in extract/limits.ts).
+ */
 export class Dispatcher {
-  constructor(private readonly extractorOf: (kind: ExtractorKind) => Promise<ProbeOutcome> = getExtractorOf) {}
+  constructor(
+    private readonly extractorOf: (kind: ExtractorKind) => Promise<ProbeOutcome> = getExtractorOf,
+    private readonly extractionLimits?: Partial<ExtractionLimits>,
+  ) {}
 
   /** Extensions (lowercase, with dot) some loader handles. */
   supportedExtensions(): string[] {
@@ -84,8 +91,11 @@ export class Dispatcher {
     const { extractor } = outcome;
     return {
       identity: extractor.identity,
-      load: async (bytes, _label, hints) => {
-        const out = await extractor.extract(bytes, hints?.charset ? { charset: hints.charset } : undefined);
+      load: async (bytes, label, hints) => {
+        const out = await extractor.extract(bytes, hints?.charset ? { charset: hints.charset } : undefined, {
+          label,
+          limits: this.extractionLimits,
+        });
         return {
           content: out.text,
           sourceClass: "extracted",
