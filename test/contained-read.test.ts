@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { rmSync, symlinkSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readContainedFile, type DescriptorCheck } from "../src/core/contained-read.js";
+import { readContainedFile, type DescriptorCheck } from "../src/source/contained-read.js";
 import { resolveContainedSync } from "../src/core/containment.js";
 import { GroundkitError } from "../src/core/errors.js";
 import { swapFolder, swapWorld, type SwapWorld } from "./support/swap-world.js";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { GroundkitError } from "../src/core/errors.js";
 import { CodePointText, decodeUtf8Strict, detectUtf16, findInvalidUtf8, normalizeNewlines, Utf8DecodeError } from "../src/core/text.js";
-import { decodeTextContent } from "../src/ingest/text-loader.js";
+import { decodeTextContent } from "../src/source/text-loader.js";
 
 describe("normalizeNewlines", () => {
   it("strips a BOM and turns CRLF and CR into LF", () => {

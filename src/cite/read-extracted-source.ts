@@ -5,7 +5,7 @@
  * unresolvable, never drifted: nothing could be read to compare (a file over
  * an extraction limit included: the limits bound every re-run as they bound ingest).
  */
-import { readContainedFile } from "../core/contained-read.js";
+import { readContainedFile } from "../source/contained-read.js";
 import type { Citation } from "../core/contracts.js";
 import { GroundkitError } from "../core/errors.js";
 import type { ExtractionLimits } from "../extract/limits.js";

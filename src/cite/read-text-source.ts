@@ -3,8 +3,8 @@
  * same decoding, same newline normalization); failures are unresolvable.
  */
 import { GroundkitError } from "../core/errors.js";
-import { readContainedFile } from "../core/contained-read.js";
-import { decodeTextContent } from "../ingest/text-loader.js";
+import { readContainedFile } from "../source/contained-read.js";
+import { decodeTextContent } from "../source/text-loader.js";
 import { unresolvable } from "./resolution-error.js";
 
 export async function readTextSource(realPath: string, label: string, maxBytes: number): Promise<string> {

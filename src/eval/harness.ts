@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join, relative, resolve, sep } from "node:path";
 import { openCollection, type Collection, type SearchOptions } from "../collection.js";
 import type { CollectionSettings } from "../collection-settings.js";
-import { readContainedFile } from "../core/contained-read.js";
+import { readContainedFile } from "../source/contained-read.js";
 import { fsErrorToGroundkit } from "../core/containment.js";
 import { GroundkitError } from "../core/errors.js";
 import { getExtractorRegistry } from "../extract/registry.js";

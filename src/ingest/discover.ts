@@ -8,7 +8,7 @@ import { accessSync, constants as fsConstants, promises as fsp, statSync, type D
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
-import { readContainedFile } from "../core/contained-read.js";
+import { readContainedFile } from "../source/contained-read.js";
 import { fsErrorToGroundkit, resolveContained } from "../core/containment.js";
 import { GroundkitError } from "../core/errors.js";
 

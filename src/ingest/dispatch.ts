@@ -10,7 +10,7 @@ import { GroundkitError } from "../core/errors.js";
 import type { ExtractorKind } from "../extract/extractor.js";
 import type { ExtractionLimits } from "../extract/limits.js";
 import { extractorKindForExtension, getExtractorOf, type ProbeOutcome } from "../extract/registry.js";
-import { decodeTextContent, TEXT_LOADER_IDENTITY } from "./text-loader.js";
+import { decodeTextContent, TEXT_LOADER_IDENTITY } from "../source/text-loader.js";
 
 /** What a loader produces for one document. */
 export interface LoadedContent {

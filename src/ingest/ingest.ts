@@ -6,7 +6,7 @@
  */
 import { stat } from "node:fs/promises";
 import { dirname, extname, relative, resolve, sep } from "node:path";
-import { readContainedFile } from "../core/contained-read.js";
+import { readContainedFile } from "../source/contained-read.js";
 import type { SourceClass } from "../core/contracts.js";
 import { GroundkitError, toGroundkitError } from "../core/errors.js";
 import { documentIdFor } from "../core/ids.js";
@@ -20,7 +20,7 @@ import type { ChunkingDecision } from "./chunking-settings.js";
 import { discoverFiles } from "./discover.js";
 import type { Dispatcher, LoadedContent } from "./dispatch.js";
 import { parseFrontMatter } from "./front-matter.js";
-import { fsError } from "./text-loader.js";
+import { fsError } from "../source/text-loader.js";
 import {
   DEFAULT_WRITE_BATCH_LIMITS,
   DENSE_WRITE_BATCH_LIMITS,

@@ -1,6 +1,6 @@
 /**
  * The `text` source class loader: a file's bytes (read by the guarded read in
- * core/contained-read.ts), refused when binary or not strict UTF-8, BOM
+ * source/contained-read.ts), refused when binary or not strict UTF-8, BOM
  * stripped and newlines normalized. Verification decodes through the same
  * function, so both sides normalize identically.
  */

@@ -8,8 +8,8 @@
  * Ingest (sources and .gitignore files) and verification read through here.
  */
 import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, type Stats } from "node:fs";
-import { fsErrorToGroundkit } from "./containment.js";
-import { GroundkitError } from "./errors.js";
+import { fsErrorToGroundkit } from "../core/containment.js";
+import { GroundkitError } from "../core/errors.js";
 
 /** How the open descriptor is proven to be the checked file. */
 export type DescriptorCheck = "proc-fd" | "restat";
