@@ -4,7 +4,7 @@
  * Each is meant to run in a fresh child process (see `child.ts`) so that memory
  * figures belong to that task alone.
  */
-import { openCollection, type Collection } from "../src/index.js";
+import { openCollection, type Collection, type SearchMode } from "../src/index.js";
 import { GroundkitError } from "../src/core/errors.js";
 import { filesSize, mib, round, RssSampler, settledMemory, since, summarize, type Latency, type RssReport } from "./measure.js";
 import { buildQueries, QUERY_CLASSES, type BenchQuery, type QueryClass, type QueryCounts } from "./queries.js";
@@ -92,7 +92,7 @@ export interface QueryArgs extends CollectionRef {
   counts: QueryCounts;
   /** Documents in the corpus (pasted paragraphs come from these). */
   documents: number;
-  mode?: "bm25" | "dense" | "hybrid";
+  mode?: SearchMode;
   topK?: number;
   /** Untimed calls (the first queries of each class) before timing. */
   warmup: number;

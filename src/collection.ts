@@ -25,18 +25,14 @@ import { decideChunking, parseRecordedChunking, recordChunking, type RecordedChu
 import { Dispatcher } from "./ingest/dispatch.js";
 import { Ingestor, type IngestOptions, type IngestSummary } from "./ingest/ingest.js";
 import { SnapshotStore } from "./store/snapshots.js";
-import { compileFilters, parseFilters } from "./retrieve/filters.js";
 import { bindProvider, identityMeta, recordedIdentity } from "./embed/binding.js";
 import type { EmbeddingIdentity, EmbeddingProvider } from "./embed/provider.js";
 import type { EmbeddingConfig } from "./embed/registry.js";
 import { resolveExtractionLimits, type ExtractionLimits } from "./extract/limits.js";
-import { denseSearch } from "./retrieve/dense.js";
-import { fuseHybrid, hybridPoolSize } from "./retrieve/hybrid.js";
-import { lexicalSearch } from "./retrieve/lexical.js";
 import { createReranker, type RerankerConfig } from "./retrieve/rerank/registry.js";
 import type { Reranker } from "./retrieve/rerank/reranker.js";
-import { DEFAULT_RERANK_DEPTH, rerankChunks } from "./retrieve/rerank-stage.js";
 import { checkQuery, checkTopK } from "./retrieve/query.js";
+import { rankChunks, type RetrievalSettings, type SearchMode } from "./retrieve/search-pipeline.js";
 import { SqliteStore } from "./store/sqlite/sqlite-store.js";
 import { withWriterLock, WriterLock, type LockHolder } from "./store/sqlite/writer-lock.js";
 import type { ScoredChunk, StoreStats, StoredChunk } from "./store/store.js";
@@ -64,19 +60,7 @@ export interface OpenCollectionOptions extends CollectionLocation {
   extraction?: Partial<ExtractionLimits> | undefined;
 }
 
-/** Tuning for dense, hybrid and rerank (defaults in brackets). */
-export interface RetrievalSettings {
-  /** Minimum cosine similarity for a dense hit [0.3]. */
-  denseMinScore?: number | undefined;
-  /** Reciprocal-rank-fusion constant [60]. */
-  rrfK?: number | undefined;
-  /** Per-side fusion weights [1, 1]. */
-  hybridWeights?: { lexical?: number | undefined; dense?: number | undefined } | undefined;
-  /** First-stage candidates the cross-encoder rescores [50]. */
-  rerankDepth?: number | undefined;
-}
-
-export type SearchMode = "bm25" | "dense" | "hybrid";
+export type { RetrievalSettings, SearchMode };
 
 export interface SearchOptions {
   topK?: number | undefined;
@@ -373,29 +357,15 @@ export class Collection {
     }));
   }
 
-  /** The ranking behind search and retrieve: BM25, dense or hybrid, then an optional rerank. */
-  private async rank(query: string, limit: number, opts: Omit<SearchOptions, "topK">): Promise<ScoredChunk[]> {
-    const filter = compileFilters(parseFilters(opts.filters));
-    const mode = opts.mode ?? "bm25";
-    const tuning = this.options.retrieval ?? {};
-    const reranker = opts.rerank ? await this.getReranker() : undefined;
-    const depth = reranker ? Math.max(limit, tuning.rerankDepth ?? DEFAULT_RERANK_DEPTH) : limit;
-    let rows: ScoredChunk[];
-    if (mode === "bm25") {
-      rows = lexicalSearch(this.store, query, depth, filter);
-    } else {
-      const provider = await this.bindEmbedding(false);
-      const denseOpts = { filter, minScore: tuning.denseMinScore };
-      if (mode === "dense") {
-        rows = await denseSearch(this.store, provider, query, depth, denseOpts);
-      } else {
-        const pool = hybridPoolSize(depth);
-        const lexical = lexicalSearch(this.store, query, pool, filter);
-        const dense = await denseSearch(this.store, provider, query, pool, denseOpts);
-        rows = fuseHybrid(lexical, dense, depth, { rrfK: tuning.rrfK, weights: tuning.hybridWeights });
-      }
-    }
-    return reranker ? rerankChunks(reranker, query, rows, limit) : rows.slice(0, limit);
+  /** The ranking behind search and retrieve (retrieve/search-pipeline.ts). */
+  private rank(query: string, limit: number, opts: Omit<SearchOptions, "topK">): Promise<ScoredChunk[]> {
+    const sources = {
+      store: this.store,
+      embedder: () => this.bindEmbedding(false),
+      reranker: () => this.getReranker(),
+      settings: this.options.retrieval ?? {},
+    };
+    return rankChunks(sources, query, limit, opts);
   }
 
   /**

@@ -14,8 +14,11 @@ export {
   type CollectionStatus,
   type LockWaitOptions,
   type OpenCollectionOptions,
+  type RetrievalSettings,
+  type SearchMode,
   type SearchOptions,
 } from "./collection.js";
+export { SEARCH_MODES } from "./retrieve/search-pipeline.js";
 export { CitationSchema, type Citation, type SearchHit, type SourceClass, type Verdict, type Verification } from "./core/contracts.js";
 export { ERROR_CATALOGUE, GroundkitError, type ErrorCode } from "./core/errors.js";
 export type { IngestSummary, IngestFailure } from "./ingest/ingest.js";

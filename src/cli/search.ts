@@ -1,6 +1,7 @@
 /** `grk search <query>`: BM25, dense or hybrid search with citations, optionally verified. */
 import { Command, Option } from "commander";
 import { openCollection, type SearchMode } from "../collection.js";
+import { SEARCH_MODES } from "../retrieve/search-pipeline.js";
 import { action, collect, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 import { renderHit } from "./format.js";
 
@@ -18,7 +19,7 @@ export function searchCommand(): Command {
     .description("search a collection; every hit carries a citation")
     .argument("<query>", "what to search for")
     .option("-k, --top-k <n>", "number of results (1-100)", intFlag("--top-k", 1, 100), 10)
-    .addOption(new Option("--mode <mode>", "retrieval mode").choices(["bm25", "dense", "hybrid"]).default("bm25"))
+    .addOption(new Option("--mode <mode>", "retrieval mode").choices([...SEARCH_MODES]).default("bm25"))
     .option("--filter <filter>", "restrict results, e.g. path=guides/**, class=text, ext=md, tag=security (repeatable)", collect)
     .option("--rerank", "rescore the top candidates with the configured cross-encoder")
     .option("--verify", "re-check every hit against its source")

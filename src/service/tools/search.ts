@@ -2,10 +2,9 @@
 import { z } from "zod";
 import type { SearchOptions } from "../../collection.js";
 import { MAX_QUERY_CHARS, MAX_TOP_K } from "../../retrieve/query.js";
+import { SEARCH_MODES } from "../../retrieve/search-pipeline.js";
 import { defineTool } from "../tool-definition.js";
 import { CollectionArg, SearchHitOut } from "./schemas.js";
-
-const MODES = ["bm25", "dense", "hybrid"] as const;
 
 export const searchTool = defineTool({
   name: "search",
@@ -19,7 +18,7 @@ export const searchTool = defineTool({
     query: z.string().min(1).max(MAX_QUERY_CHARS).describe(`What to search for (at most ${MAX_QUERY_CHARS} characters).`),
     collection: CollectionArg.optional(),
     top_k: z.number().int().min(1).max(MAX_TOP_K).optional().describe(`Number of results, 1-${MAX_TOP_K} (default 10).`),
-    mode: z.enum(MODES).optional().describe("Retrieval mode (default bm25). dense and hybrid need a collection with vectors."),
+    mode: z.enum(SEARCH_MODES).optional().describe("Retrieval mode (default bm25). dense and hybrid need a collection with vectors."),
     filters: z
       .array(z.string().min(1).max(512))
       .max(32)
@@ -31,7 +30,7 @@ export const searchTool = defineTool({
   output: z.looseObject({
     query: z.string(),
     collection: z.string(),
-    mode: z.enum(MODES),
+    mode: z.enum(SEARCH_MODES),
     results: z.array(SearchHitOut),
   }),
   rest: { method: "POST", path: "/v1/search" },

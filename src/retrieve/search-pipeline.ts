@@ -1,0 +1,73 @@
+/**
+ * The search pipeline: the one place that orders the retrieval stages. Mode
+ * dispatch (BM25, dense, hybrid), pool depths, fusion and the optional rerank
+ * live here; the collection only supplies its store, its embedder and its
+ * reranker.
+ */
+import type { EmbeddingProvider } from "../embed/provider.js";
+import type { ScoredChunk, Store } from "../store/store.js";
+import { denseSearch } from "./dense.js";
+import { compileFilters, parseFilters } from "./filters.js";
+import { fuseHybrid, hybridPoolSize } from "./hybrid.js";
+import { lexicalSearch } from "./lexical.js";
+import { DEFAULT_RERANK_DEPTH, rerankChunks } from "./rerank-stage.js";
+import type { Reranker } from "./rerank/reranker.js";
+
+/** The retrieval modes, once for every surface (CLI choices, tool schemas, the library). */
+export const SEARCH_MODES = ["bm25", "dense", "hybrid"] as const;
+export type SearchMode = (typeof SEARCH_MODES)[number];
+
+/** Tuning for dense, hybrid and rerank (defaults in brackets). */
+export interface RetrievalSettings {
+  /** Minimum cosine similarity for a dense hit [0.3]. */
+  denseMinScore?: number | undefined;
+  /** Reciprocal-rank-fusion constant [60]. */
+  rrfK?: number | undefined;
+  /** Per-side fusion weights [1, 1]. */
+  hybridWeights?: { lexical?: number | undefined; dense?: number | undefined } | undefined;
+  /** First-stage candidates the cross-encoder rescores [50]. */
+  rerankDepth?: number | undefined;
+}
+
+/** What one ranking asks for. */
+export interface RankRequest {
+  /** Retrieval mode (default bm25). */
+  mode?: SearchMode | undefined;
+  /** Filter strings such as `path=guides/**` (ANDed), parsed and checked here. */
+  filters?: readonly string[] | undefined;
+  /** Rescore the top candidates with the reranker. */
+  rerank?: boolean | undefined;
+}
+
+/** What the pipeline needs from a collection; the embedder and reranker are obtained only when a mode needs them. */
+export interface RankSources {
+  store: Store;
+  embedder: () => Promise<EmbeddingProvider>;
+  reranker: () => Promise<Reranker>;
+  settings: RetrievalSettings;
+}
+
+/** Rank chunks for a query: BM25, dense or hybrid, then an optional rerank; at most `limit` rows. */
+export async function rankChunks(sources: RankSources, query: string, limit: number, req: RankRequest = {}): Promise<ScoredChunk[]> {
+  const { store, settings } = sources;
+  const filter = compileFilters(parseFilters(req.filters));
+  const mode = req.mode ?? "bm25";
+  const reranker = req.rerank ? await sources.reranker() : undefined;
+  const depth = reranker ? Math.max(limit, settings.rerankDepth ?? DEFAULT_RERANK_DEPTH) : limit;
+  let rows: ScoredChunk[];
+  if (mode === "bm25") {
+    rows = lexicalSearch(store, query, depth, filter);
+  } else {
+    const provider = await sources.embedder();
+    const denseOpts = { filter, minScore: settings.denseMinScore };
+    if (mode === "dense") {
+      rows = await denseSearch(store, provider, query, depth, denseOpts);
+    } else {
+      const pool = hybridPoolSize(depth);
+      const lexical = lexicalSearch(store, query, pool, filter);
+      const dense = await denseSearch(store, provider, query, pool, denseOpts);
+      rows = fuseHybrid(lexical, dense, depth, { rrfK: settings.rrfK, weights: settings.hybridWeights });
+    }
+  }
+  return reranker ? rerankChunks(reranker, query, rows, limit) : rows.slice(0, limit);
+}
