@@ -1,5 +1,6 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import layers from "./eslint-rules/layers.js";
 
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "evals/results/**", "bench/results/**", "coverage/**", ".tools-build/**"] },
@@ -12,4 +13,6 @@ export default tseslint.config(
       "no-console": "off",
     },
   },
+  // Arrows point down the layers (docs/architecture.md).
+  { files: ["src/**/*.ts"], plugins: { groundkit: layers }, rules: { "groundkit/layers": "error" } },
 );

@@ -1,0 +1,72 @@
+/**
+ * The layer rule (docs/architecture.md): a module of `src/` may import only
+ * from its own folder and the floors below it. A wrong arrow fails `npm run lint`.
+ *
+ * A layer is the first folder under `src/` (`store`, `retrieve`, …); the files
+ * directly in `src/` (collection.ts, collection-settings.ts, index.ts) are the
+ * library face, `library`. Tests, bench and fuzz sit outside and may import anything.
+ */
+import { dirname, relative, resolve, sep } from "node:path";
+
+/** What each layer may import, besides itself. Read it bottom-up: every arrow points down. */
+export const ALLOWED = {
+  core: [],
+  analysis: ["core"],
+  obs: ["core"],
+  source: ["core"],
+  net: ["core", "obs"],
+  extract: ["core", "obs"],
+  store: ["core", "analysis", "obs"],
+  embed: ["core", "obs", "net", "store"],
+  cite: ["core", "obs", "source", "net", "extract", "store"],
+  ingest: ["core", "analysis", "obs", "source", "net", "extract", "store", "embed"],
+  retrieve: ["core", "analysis", "obs", "net", "store", "embed"],
+  answer: ["core", "analysis", "obs", "net", "store", "embed", "retrieve", "cite"],
+  library: ["core", "analysis", "obs", "source", "net", "extract", "store", "embed", "cite", "ingest", "retrieve", "answer"],
+  eval: ["core", "analysis", "obs", "source", "net", "extract", "store", "embed", "cite", "ingest", "retrieve", "answer", "library"],
+  service: ["core", "obs", "ingest", "retrieve", "cite", "answer", "library"],
+  cli: ["core", "analysis", "obs", "source", "net", "extract", "store", "embed", "cite", "ingest", "retrieve", "answer", "library", "eval", "service"],
+};
+
+const SRC = resolve(import.meta.dirname, "../src");
+
+/** The layer of a file under src/, or undefined outside it. */
+export function layerOf(file) {
+  const rel = relative(SRC, file);
+  if (rel.startsWith("..") || rel === "") return undefined;
+  const parts = rel.split(sep);
+  return parts.length === 1 ? "library" : parts[0];
+}
+
+export const layersRule = {
+  meta: {
+    type: "problem",
+    docs: { description: "imports in src/ point down the layers of docs/architecture.md" },
+    schema: [],
+    messages: {
+      upward: "{{from}}/ may not import from {{to}}/ (allowed: {{allowed}}); see docs/architecture.md for where this belongs.",
+      unknown: "{{from}} is not a known layer: add it to eslint-rules/layers.js and docs/architecture.md.",
+    },
+  },
+  create(context) {
+    const file = context.filename;
+    const from = layerOf(file);
+    if (from === undefined) return {};
+    const check = (node, spec) => {
+      if (typeof spec !== "string" || !spec.startsWith(".")) return;
+      const to = layerOf(resolve(dirname(file), spec));
+      if (to === undefined || to === from) return;
+      const allowed = ALLOWED[from];
+      if (allowed === undefined) context.report({ node, messageId: "unknown", data: { from } });
+      else if (!allowed.includes(to)) context.report({ node, messageId: "upward", data: { from, to, allowed: allowed.join(", ") || "none" } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node.source, node.source.value),
+      ExportAllDeclaration: (node) => check(node.source, node.source.value),
+      ImportExpression: (node) => node.source.type === "Literal" && check(node.source, node.source.value),
+    };
+  },
+};
+
+export default { rules: { layers: layersRule } };
