@@ -25,6 +25,7 @@ import { Ingestor, type IngestOptions, type IngestSummary } from "./ingest/inges
 import { SnapshotStore } from "./store/snapshots.js";
 import { compileFilters, parseFilters } from "./retrieve/filters.js";
 import { bindProvider, identityMeta, recordedIdentity } from "./embed/binding.js";
+import type { VectorCache } from "./embed/vector-cache.js";
 import type { EmbeddingIdentity, EmbeddingProvider } from "./embed/provider.js";
 import type { EmbeddingConfig } from "./embed/registry.js";
 import { denseSearch } from "./retrieve/dense.js";
@@ -53,6 +54,8 @@ export interface OpenCollectionOptions extends CollectionLocation {
   reranker?: RerankerConfig | undefined;
   /** Retrieval tuning. */
   retrieval?: RetrievalSettings | undefined;
+  /** Answer document embeddings from this cache and store new ones in it (eval reruns). */
+  vectorCache?: VectorCache | undefined;
 }
 
 /** Tuning for dense, hybrid and rerank (defaults in brackets). */
@@ -327,7 +330,9 @@ export class Collection {
           `Run \`grk ingest <path> --dense --collection ${this.name}\` to embed its chunks (existing chunks are backfilled).`,
       );
     }
-    const { provider, config } = await bindProvider(this.store, this.name, this.options.embedding);
+    const { provider, config } = await bindProvider(this.store, this.name, this.options.embedding, {
+      vectorCache: this.options.vectorCache,
+    });
     if (forIngest && !recordedIdentity(this.store)) {
       for (const [k, v] of Object.entries(identityMeta(provider, config))) this.store.setMeta(k, v);
     }

@@ -9,6 +9,7 @@ import { GroundkitError } from "../core/errors.js";
 import type { Store } from "../store/store.js";
 import { describeIdentity, EmbeddingIdentitySchema, sameIdentity, type EmbeddingIdentity, type EmbeddingProvider } from "./provider.js";
 import { createEmbeddingProvider, DEFAULT_EMBEDDING_CONFIG, parseEmbeddingConfig, type EmbeddingConfig } from "./registry.js";
+import type { VectorCache } from "./vector-cache.js";
 
 const IDENTITY_KEY = "embedding_identity";
 const CONFIG_KEY = "embedding_config";
@@ -80,10 +81,11 @@ export async function bindProvider(
   store: Store,
   collection: string,
   requested: EmbeddingConfig | undefined,
-  opts: { allowChange?: boolean } = {},
+  opts: { allowChange?: boolean; vectorCache?: VectorCache | undefined } = {},
 ): Promise<{ provider: EmbeddingProvider; config: EmbeddingConfig }> {
   const config = requested ?? recordedConfig(store) ?? DEFAULT_EMBEDDING_CONFIG;
-  const provider = await cachedProvider(config);
+  const shared = await cachedProvider(config);
+  const provider = opts.vectorCache ? opts.vectorCache.wrap(shared) : shared;
   const recorded = recordedIdentity(store);
   // With no vectors stored yet there is nothing to mix with, so the identity may still change.
   if (recorded && !opts.allowChange && store.countVectors() > 0 && !sameIdentity(recorded, provider.identity)) {
