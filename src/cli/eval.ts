@@ -13,7 +13,7 @@ import { compareReports, parseEvalReport, type EvalReport } from "../eval/report
 import { renderReportHtml } from "../eval/report-html.js";
 import { formatTable, renderComparisonText, renderProgressBar, renderReportText } from "../eval/report-text.js";
 import { action, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
-import { createProgress } from "./progress.js";
+import { createProgress, createRate } from "./progress.js";
 import { cacheDir } from "../embed/minilm/cache-dir.js";
 
 interface EvalFlags extends CommonFlags {
@@ -78,6 +78,7 @@ export function evalCommand(): Command {
         chunkOverlap: flags.chunkOverlap ?? config.chunk_overlap ?? DEFAULTS.chunkOverlap,
       };
       const progress = createProgress(flags.progress !== false);
+      const embedRate = createRate("chunks");
       const harness = (s: EvalSettings): HarnessOptions => ({
         settings: s,
         stages: {
@@ -90,7 +91,7 @@ export function evalCommand(): Command {
         onProgress: (p) =>
           progress.update(
             p.stage === "embed"
-              ? renderProgressBar("embedding", p.done, p.total)
+              ? `${renderProgressBar("embedding", p.done, p.total)} ${embedRate(p.done, p.total)}`
               : p.phase === "ingest"
                 ? `ingesting corpus… ${p.done || ""}`
                 : renderProgressBar(`${p.stage} ${p.phase}`, p.done, p.total),

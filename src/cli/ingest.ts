@@ -5,7 +5,7 @@ import { openCollection } from "../collection.js";
 import type { IngestSummary } from "../ingest/ingest.js";
 import { action, collect, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 import { displaySource } from "./format.js";
-import { createProgress } from "./progress.js";
+import { createProgress, createRate } from "./progress.js";
 
 interface IngestFlags extends CommonFlags {
   baseDir?: string;
@@ -41,6 +41,7 @@ export function ingestCommand(): Command {
       const loc = resolveLocation(flags);
       const col = openCollection({ ...loc, create: true });
       const progress = createProgress(flags.progress !== false);
+      const embedRate = createRate("chunks");
       let summary: IngestSummary;
       try {
         summary = await col.ingest(paths, {
@@ -53,7 +54,7 @@ export function ingestCommand(): Command {
           allowPrivateNetwork: flags.allowPrivateNetwork ?? false,
           fetchTimeoutMs: (flags.timeout ?? 30) * 1000,
           dense: flags.dense ?? false,
-          onEmbedProgress: (done, total) => progress.update(`embedding: ${done}/${total} chunks`),
+          onEmbedProgress: (done, total) => progress.update(`embedding: ${done}/${total} chunks ${embedRate(done, total)}`),
           onProgress: (p) =>
             progress.update(
               `ingest: ${p.files_seen} seen, ${p.indexed} indexed, ${p.unchanged} unchanged, ${p.failed} failed  ${p.current ? displaySource(p.current) : ""}`,
