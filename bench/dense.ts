@@ -28,6 +28,8 @@ export interface EmbeddingArgs {
   sample: number;
   queries: number;
   warmup: number;
+  /** Which bundled model: the default `local` (MiniLM) or `use-lite` (the pre-0.2 default), measured side by side. */
+  model?: "local" | "use-lite";
 }
 
 /** The local model's speed. */
@@ -44,7 +46,7 @@ export interface EmbeddingResult {
   query_embedding: Latency;
 }
 
-/** Embed a sample of the corpus's chunks and time query embedding with the default local provider. */
+/** Embed a sample of the corpus's chunks and time query embedding with a bundled local provider. */
 export async function embeddingTask(args: EmbeddingArgs): Promise<EmbeddingResult | { unavailable: string; message: string }> {
   let registry: typeof import("../src/embed/registry.js");
   try {
@@ -55,7 +57,9 @@ export async function embeddingTask(args: EmbeddingArgs): Promise<EmbeddingResul
   const texts = chunkTexts(args.corpusDir, args.sample);
   let provider: Awaited<ReturnType<typeof registry.createEmbeddingProvider>>;
   try {
-    provider = await registry.createEmbeddingProvider(registry.DEFAULT_EMBEDDING_CONFIG);
+    provider = await registry.createEmbeddingProvider(
+      args.model === "use-lite" ? { provider: "use-lite" } : registry.DEFAULT_EMBEDDING_CONFIG,
+    );
   } catch (err) {
     if (err instanceof GroundkitError) return { unavailable: err.code, message: err.message };
     throw err;

@@ -5,6 +5,7 @@
  */
 import { QUERY_CLASSES } from "./queries.js";
 import type { BenchResults } from "./suite.js";
+import type { EmbeddingResult } from "./dense.js";
 import { openWallMs } from "./targets.js";
 
 const fmt = (x: number | null | undefined, digits = 2): string =>
@@ -208,6 +209,17 @@ export function renderMarkdown(r: BenchResults, level = 2): string {
       );
     } else if (e) {
       out.push(`Local model: unavailable: ${e.unavailable} (${e.message}).`, "");
+    }
+    // The default model and USE-lite on the same chunks in the same run (same machine load).
+    const side = [e, d.embedding_use_lite].filter((x): x is EmbeddingResult => x != null && "sentences_per_s" in x);
+    if (side.length === 2) {
+      out.push(
+        ...table(
+          ["model", "dims", "chunks/s", "mean chars", "load s", "query p50 ms", "query p95 ms"],
+          side.map((x) => [x.model, String(x.dimensions), fmt(x.sentences_per_s, 1), String(x.mean_chars), fmt(x.load_ms / 1000, 1), fmt(x.query_embedding.p50_ms, 1), fmt(x.query_embedding.p95_ms, 1)]),
+        ),
+        "",
+      );
     }
     for (const p of d.bm25_only_probe ?? []) {
       out.push(`- ${p.mode} search on the BM25-only collection: ${p.outcome === "refused" ? `refused, ${p.code}: ${p.message}` : `answered (${p.hits} hits)`}`);

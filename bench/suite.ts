@@ -147,6 +147,8 @@ export interface BenchResults {
   dense: {
     bm25_only_probe: DenseProbe[] | null;
     embedding: EmbeddingResult | { unavailable: string; message: string } | null;
+    /** The same sample through USE-lite (`use-lite`, the pre-0.2 default), in the same run. */
+    embedding_use_lite?: EmbeddingResult | { unavailable: string; message: string } | null;
     collection: { chunks_target: number; ingest: (IngestResult & { wall_ms: number }) | null } | null;
     dense: QueryResult | null;
     hybrid: QueryResult | null;
@@ -366,7 +368,14 @@ async function denseStage(
 ): Promise<NonNullable<BenchResults["dense"]>> {
   const { preset, runner, log } = opts;
   log(`- dense: embedding throughput, then a ${preset.denseChunks}-chunk collection ingested with dense: true`);
-  const out: NonNullable<BenchResults["dense"]> = { bm25_only_probe: null, embedding: null, collection: null, dense: null, hybrid: null };
+  const out: NonNullable<BenchResults["dense"]> = {
+    bm25_only_probe: null,
+    embedding: null,
+    embedding_use_lite: null,
+    collection: null,
+    dense: null,
+    hybrid: null,
+  };
   const denseDir = join(opts.workDir, "dense-corpus");
   const corpus = writeCorpus(denseDir, 0, (_d, ch) => ch >= preset.denseChunks, {
     chunkSize: DEFAULTS.chunkSize,
@@ -378,8 +387,11 @@ async function denseStage(
   out.embedding = await attempt("dense", () =>
     runner.run<EmbeddingResult>("embedding", { corpusDir: denseDir, sample: preset.embedSample, queries: 20, warmup: 3 }),
   );
-  if (out.embedding && "sentences_per_s" in out.embedding) {
-    log(`  local model: ${out.embedding.sentences_per_s} sentences/s, query embedding p50 ${out.embedding.query_embedding.p50_ms} ms`);
+  out.embedding_use_lite = await attempt("dense", () =>
+    runner.run<EmbeddingResult>("embedding", { corpusDir: denseDir, sample: preset.embedSample, queries: 20, warmup: 3, model: "use-lite" }),
+  );
+  for (const e of [out.embedding, out.embedding_use_lite]) {
+    if (e && "sentences_per_s" in e) log(`  ${e.model}: ${e.sentences_per_s} chunks/s, query embedding p50 ${e.query_embedding.p50_ms} ms`);
   }
   const ref = { indexDir: main.indexDir, collection: "bench-dense" };
   const ingest = await attempt("dense", () => runner.run<IngestResult>("ingest", { ...ref, inputs: [denseDir], dense: true }));

@@ -26,6 +26,7 @@ import { Dispatcher } from "./ingest/dispatch.js";
 import { Ingestor, type IngestOptions, type IngestSummary } from "./ingest/ingest.js";
 import { SnapshotStore } from "./store/snapshots.js";
 import { bindProvider, identityMeta, recordedIdentity } from "./embed/binding.js";
+import type { VectorCache } from "./embed/vector-cache.js";
 import type { EmbeddingIdentity, EmbeddingProvider } from "./embed/provider.js";
 import type { EmbeddingConfig } from "./embed/registry.js";
 import { resolveExtractionLimits, type ExtractionLimits } from "./extract/limits.js";
@@ -58,6 +59,8 @@ export interface OpenCollectionOptions extends CollectionLocation {
   chunking?: Partial<ChunkSettings> | undefined;
   /** Budgets for extracting PDF and HTML, at ingest and at every re-verification (defaults: 30 s, 512 MiB, 64 Mi code points). */
   extraction?: Partial<ExtractionLimits> | undefined;
+  /** Answer document embeddings from this cache and store new ones in it (eval reruns). */
+  vectorCache?: VectorCache | undefined;
 }
 
 export type { RetrievalSettings, SearchMode };
@@ -381,7 +384,9 @@ export class Collection {
           `Run \`grk ingest <path> --dense --collection ${this.name}\` to embed its chunks (existing chunks are backfilled).`,
       );
     }
-    const { provider, config } = await bindProvider(this.store, this.name, this.options.embedding);
+    const { provider, config } = await bindProvider(this.store, this.name, this.options.embedding, {
+      vectorCache: this.options.vectorCache,
+    });
     if (forIngest && !recordedIdentity(this.store)) {
       for (const [k, v] of Object.entries(identityMeta(provider, config))) this.store.setMeta(k, v);
     }

@@ -13,7 +13,8 @@ import { compareReports, parseEvalReport, type EvalReport } from "../eval/report
 import { renderReportHtml } from "../eval/report-html.js";
 import { formatTable, renderComparisonText, renderProgressBar, renderReportText } from "../eval/report-text.js";
 import { action, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
-import { createProgress } from "./progress.js";
+import { createProgress, createRate } from "./progress.js";
+import { cacheDir } from "../embed/minilm/cache-dir.js";
 
 interface EvalFlags extends CommonFlags {
   corpusDir: string;
@@ -30,6 +31,7 @@ interface EvalFlags extends CommonFlags {
   progress?: boolean;
   dense?: boolean;
   rerank?: boolean;
+  embeddingCache?: boolean;
 }
 
 const SWEEPABLE: Record<string, keyof EvalSettings> = { "chunk-size": "chunkSize", "chunk-overlap": "chunkOverlap" };
@@ -65,6 +67,7 @@ export function evalCommand(): Command {
     .option("--rerank", "add a rerank stage (needs a `rerank` section in the config)")
     .option("--output <file>", "also write the JSON report here")
     .option("--results-dir <dir>", "where JSON + HTML reports are written", "evals/results")
+    .option("--no-embedding-cache", "embed every chunk again instead of reusing vectors cached by earlier runs")
     .option("--no-progress", "never show the progress line");
   withCommonOptions(cmd).action(
     action(async (flags: EvalFlags) => {
@@ -75,6 +78,7 @@ export function evalCommand(): Command {
         chunkOverlap: flags.chunkOverlap ?? config.chunk_overlap ?? DEFAULTS.chunkOverlap,
       };
       const progress = createProgress(flags.progress !== false);
+      const embedRate = createRate("chunks");
       const harness = (s: EvalSettings): HarnessOptions => ({
         settings: s,
         stages: {
@@ -83,10 +87,11 @@ export function evalCommand(): Command {
           collection: { embedding: loc.embedding, reranker: loc.reranker, retrieval: loc.retrieval },
         },
         latencyRuns: flags.latencyRuns,
+        embeddingCacheFile: flags.embeddingCache === false ? undefined : join(cacheDir(), "eval-vectors.sqlite3"),
         onProgress: (p) =>
           progress.update(
             p.stage === "embed"
-              ? renderProgressBar("embedding", p.done, p.total)
+              ? `${renderProgressBar("embedding", p.done, p.total)} ${embedRate(p.done, p.total)}`
               : p.phase === "ingest"
                 ? `ingesting corpus… ${p.done || ""}`
                 : renderProgressBar(`${p.stage} ${p.phase}`, p.done, p.total),

@@ -6,7 +6,7 @@ import type { IngestSummary } from "../ingest/ingest.js";
 import { action, collect, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 import { displaySource } from "./format.js";
 import { lockWait, withLockTimeoutOption, type LockTimeoutFlags } from "./lock-wait.js";
-import { createProgress } from "./progress.js";
+import { createProgress, createRate } from "./progress.js";
 
 interface IngestFlags extends CommonFlags, LockTimeoutFlags {
   baseDir?: string;
@@ -43,6 +43,7 @@ export function ingestCommand(): Command {
       const loc = resolveLocation(flags);
       const col = openCollection({ ...loc, create: true });
       const progress = createProgress(flags.progress !== false);
+      const embedRate = createRate("chunks");
       let summary: IngestSummary;
       try {
         summary = await col.ingest(paths, {
@@ -57,7 +58,7 @@ export function ingestCommand(): Command {
           fetchTimeoutMs: (flags.timeout ?? 30) * 1000,
           dense: flags.dense ?? false,
           ...lockWait(flags, col.name),
-          onEmbedProgress: (done, total) => progress.update(`embedding: ${done}/${total} chunks`),
+          onEmbedProgress: (done, total) => progress.update(`embedding: ${done}/${total} chunks ${embedRate(done, total)}`),
           onProgress: (p) =>
             progress.update(
               `ingest: ${p.files_seen} seen, ${p.indexed} indexed, ${p.unchanged} unchanged, ${p.failed} failed  ${p.current ? displaySource(p.current) : ""}`,

@@ -28,3 +28,21 @@ export function createProgress(enabled = true): ProgressLine {
     },
   };
 }
+
+/**
+ * A rate and ETA tracker for counted work, e.g. `12.4 chunks/s, ETA 3m05s`.
+ * The clock starts at the first update, so model loading is not averaged in.
+ */
+export function createRate(unit: string, now: () => number = () => Date.now()): (done: number, total: number) => string {
+  let start: { t: number; done: number } | undefined;
+  return (done, total) => {
+    const t = now();
+    start ??= { t, done };
+    const secs = (t - start.t) / 1000;
+    if (secs < 0.5 || done <= start.done) return "";
+    const rate = (done - start.done) / secs;
+    const left = Math.round(Math.max(0, total - done) / rate);
+    const eta = left >= 60 ? `${Math.floor(left / 60)}m${String(left % 60).padStart(2, "0")}s` : `${left}s`;
+    return `${rate.toFixed(1)} ${unit}/s, ETA ${eta}`;
+  };
+}

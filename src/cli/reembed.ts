@@ -5,7 +5,7 @@ import { DEFAULT_EMBEDDING_CONFIG } from "../embed/registry.js";
 import { describeIdentity } from "../embed/provider.js";
 import { action, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 import { lockWait, withLockTimeoutOption, type LockTimeoutFlags } from "./lock-wait.js";
-import { createProgress } from "./progress.js";
+import { createProgress, createRate } from "./progress.js";
 
 export function reembedCommand(): Command {
   const cmd = new Command("reembed")
@@ -20,10 +20,11 @@ export function reembedCommand(): Command {
       const loc = resolveLocation(flags);
       const col = openCollection(loc);
       const progress = createProgress(flags.progress !== false);
+      const rate = createRate("chunks");
       try {
         const res = await col.reembed(
           loc.embedding ?? DEFAULT_EMBEDDING_CONFIG,
-          (done, total) => progress.update(`re-embedding: ${done}/${total} chunks`),
+          (done, total) => progress.update(`re-embedding: ${done}/${total} chunks ${rate(done, total)}`),
           lockWait(flags, col.name),
         );
         progress.done();

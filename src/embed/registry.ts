@@ -33,10 +33,25 @@ const httpCommon = {
   allow_private_network: z.boolean().optional(),
 };
 
-/** `{provider: "local"}`: the bundled 512-d model, offline. */
+/** `{provider: "local"}`: the bundled all-MiniLM-L6-v2 (384-d), offline. */
 export const LocalEmbeddingConfigSchema = z
   .object({
     provider: z.literal("local"),
+    batch_size: positiveInt.max(256).optional(),
+    threads: positiveInt.max(16).optional(),
+    /** How a chunk longer than the model's 256-token window is embedded. */
+    window: z.enum(["first", "mean"]).optional(),
+    max_windows: positiveInt.max(64).optional(),
+  })
+  .strict();
+
+/**
+ * `{provider: "use-lite"}`: the Universal Sentence Encoder Lite (512-d), the
+ * `local` model before 0.2; kept so collections embedded with it still work.
+ */
+export const UseLiteEmbeddingConfigSchema = z
+  .object({
+    provider: z.literal("use-lite"),
     batch_size: positiveInt.max(256).optional(),
     threads: positiveInt.max(16).optional(),
   })
@@ -69,6 +84,7 @@ export const OpenAIEmbeddingConfigSchema = z
 /** The embedding configuration union, discriminated by `provider`. */
 export const EmbeddingConfigSchema = z.discriminatedUnion("provider", [
   LocalEmbeddingConfigSchema,
+  UseLiteEmbeddingConfigSchema,
   OnnxEmbeddingConfigSchema,
   OllamaEmbeddingConfigSchema,
   OpenAIEmbeddingConfigSchema,
@@ -104,12 +120,16 @@ export function parseEmbeddingConfig(input: unknown): EmbeddingConfig {
  * @throws GroundkitError INVALID_CONFIG for an invalid configuration
  * @example
  *   const provider = await createEmbeddingProvider({ provider: "local" });
- *   provider.identity.dimensions; // 512
+ *   provider.identity.dimensions; // 384
  */
 export async function createEmbeddingProvider(config: EmbeddingConfig): Promise<EmbeddingProvider> {
   const c = parseEmbeddingConfig(config);
   switch (c.provider) {
     case "local": {
+      const { createMiniLMProvider } = await import("./minilm/provider.js");
+      return createMiniLMProvider(c);
+    }
+    case "use-lite": {
       const { createLocalProvider } = await import("./local.js");
       return createLocalProvider(c);
     }

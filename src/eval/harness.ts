@@ -14,6 +14,7 @@ import { GroundkitError } from "../core/errors.js";
 import { getExtractorRegistry } from "../extract/registry.js";
 import { extractorKindForExtension } from "../extract/registry.js";
 import type { IngestSummary } from "../ingest/ingest.js";
+import { openVectorCache } from "../embed/vector-cache.js";
 import { beirDocumentText, readBeirCorpus, readBeirQrels, readBeirQueries, type BeirQuery } from "./beir.js";
 import { loadJudgments, readTextContent } from "./judgments.js";
 import type { EvalReport } from "./report.js";
@@ -37,25 +38,62 @@ export interface EvalStages {
 
 export interface HarnessOptions {
   settings: EvalSettings;
+  /**
+   * SQLite file caching document vectors across runs (keyed by identity and text hash), so a
+   * rerun embeds only what changed; undefined: no cache.
+   */
+  embeddingCacheFile?: string | undefined;
   stages?: EvalStages | undefined;
   latencyRuns?: number | undefined;
   onProgress?: ((p: EvalProgress | { stage: "ingest" | "embed"; phase: "ingest"; done: number; total: number }) => void) | undefined;
 }
 
 /** Ingest into a temporary collection, run `fn`, and always clean up. */
-async function withTempCollection<T>(
-  settings: CollectionSettings | undefined,
-  fn: (col: Collection, root: string) => Promise<T>,
-): Promise<T> {
+async function withTempCollection(
+  opts: HarnessOptions,
+  fn: (col: Collection, root: string, timed: Timed) => Promise<EvalReport>,
+): Promise<EvalReport> {
   const root = await mkdtemp(join(tmpdir(), "grk-eval-"));
-  const col = openCollection({ ...settings, indexDir: join(root, "index"), collection: "eval", create: true });
+  const cache = opts.embeddingCacheFile !== undefined && opts.stages?.dense ? openVectorCache(opts.embeddingCacheFile) : undefined;
+  const col = openCollection({
+    ...opts.stages?.collection,
+    indexDir: join(root, "index"),
+    collection: "eval",
+    create: true,
+    vectorCache: cache,
+  });
+  const times = { ingest_ms: 0, retrieval_ms: 0 };
+  const timed: Timed = async (what, fn) => {
+    const t0 = performance.now();
+    try {
+      return await fn();
+    } finally {
+      times[what] += performance.now() - t0;
+    }
+  };
   try {
-    return await fn(col, root);
+    const report = await fn(col, root, timed);
+    const stats = cache?.stats ?? { hits: 0, misses: 0, embed_ms: 0 };
+    return {
+      ...report,
+      timings: {
+        ingest_ms: Math.round(times.ingest_ms),
+        // Without a cache the model's time is not separated from the rest of ingest.
+        embed_ms: Math.round(cache ? stats.embed_ms : 0),
+        embed_cache_hits: stats.hits,
+        embed_cache_misses: stats.misses,
+        retrieval_ms: Math.round(times.retrieval_ms),
+      },
+    };
   } finally {
     col.close();
+    cache?.close();
     await rm(root, { recursive: true, force: true });
   }
 }
+
+/** Run `fn`, adding its wall time to the ingest or the retrieval total. */
+type Timed = <T>(what: "ingest_ms" | "retrieval_ms", fn: () => Promise<T>) => Promise<T>;
 
 function checkIngest(summary: IngestSummary): void {
   if (summary.failed.length > 0) {
@@ -123,15 +161,17 @@ export async function evaluateGolden(
 ): Promise<EvalReport> {
   const corpus = resolve(corpusDir);
   const judgments = await loadJudgments(judgmentsFile, corpus, { contentOf: goldenContent });
-  return withTempCollection(opts.stages?.collection, async (col) => {
+  return withTempCollection(opts, async (col, _root, timed) => {
     opts.onProgress?.({ stage: "ingest", phase: "ingest", done: 0, total: 1 });
-    await ingestCorpus(col, corpus, opts);
+    await timed("ingest_ms", () => ingestCorpus(col, corpus, opts));
     const docOf = (source: string) => relative(corpus, source).split(sep).join("/");
-    return runGoldenEval(judgments, stagesFor(col, docOf, opts.stages), {
-      latencyRuns: opts.latencyRuns,
-      onProgress: opts.onProgress,
-      config: { corpus_dir: corpusDir, judgments: judgmentsFile, ...configEcho(col, opts) },
-    });
+    return timed("retrieval_ms", () =>
+      runGoldenEval(judgments, stagesFor(col, docOf, opts.stages), {
+        latencyRuns: opts.latencyRuns,
+        onProgress: opts.onProgress,
+        config: { corpus_dir: corpusDir, judgments: judgmentsFile, ...configEcho(col, opts) },
+      }),
+    );
   });
 }
 
@@ -153,7 +193,7 @@ export async function evaluateBeir(dir: string, split: string, opts: HarnessOpti
   const qrels = await readBeirQrels(dir, split);
   const queries: BeirQuery[] = [];
   for await (const q of readBeirQueries(dir)) queries.push(q);
-  return withTempCollection(opts.stages?.collection, async (col, root) => {
+  return withTempCollection(opts, async (col, root, timed) => {
     const docsDir = join(root, "corpus");
     await mkdir(docsDir);
     let count = 0;
@@ -161,11 +201,13 @@ export async function evaluateBeir(dir: string, split: string, opts: HarnessOpti
       await writeFile(join(docsDir, fileNameFor(doc._id)), beirDocumentText(doc));
       if (++count % 500 === 0) opts.onProgress?.({ stage: "ingest", phase: "ingest", done: count, total: 0 });
     }
-    await ingestCorpus(col, docsDir, opts);
-    return runBeirEval(queries, qrels, stagesFor(col, idFromSource, opts.stages), {
-      latencyRuns: opts.latencyRuns,
-      onProgress: opts.onProgress,
-      config: { dataset: dir, split, documents: count, ...configEcho(col, opts) },
-    });
+    await timed("ingest_ms", () => ingestCorpus(col, docsDir, opts));
+    return timed("retrieval_ms", () =>
+      runBeirEval(queries, qrels, stagesFor(col, idFromSource, opts.stages), {
+        latencyRuns: opts.latencyRuns,
+        onProgress: opts.onProgress,
+        config: { dataset: dir, split, documents: count, ...configEcho(col, opts) },
+      }),
+    );
   });
 }

