@@ -3,7 +3,6 @@
  * the same tools as stdio, the bearer token adding the mutating ones, and the
  * Host/Origin guards in front of /mcp too. Also `grk serve` as a real process.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -11,7 +10,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkBind } from "../src/cli/serve.js";
-import { CLI, grk } from "./support/cli.js";
+import { grk, grkServe } from "./support/cli.js";
 import { http, makeCorpus, startTestServer, TOKEN, type Corpus, type TestServer } from "./service-fixtures.js";
 
 let corpus: Corpus;
@@ -113,21 +112,8 @@ describe("grk serve (the CLI process)", () => {
   });
 
   it("serves REST and MCP on 127.0.0.1, read-only without the token", async () => {
-    const child: ChildProcessWithoutNullStreams = spawn(
-      process.execPath,
-      [CLI, "serve", "--port", "0", "--index-dir", corpus.indexDir],
-      { cwd: corpus.dir, env: { PATH: process.env.PATH ?? "" } },
-    );
+    const { url, child } = await grkServe(["--port", "0", "--index-dir", corpus.indexDir], { cwd: corpus.dir });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let stderr = "";
-        child.stderr.on("data", (d: Buffer) => {
-          stderr += d.toString();
-          const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
-          if (m) resolve(m[1]!);
-        });
-        child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-      });
       const client = await connect(url);
       try {
         const names = (await client.listTools()).tools.map((t) => t.name);

@@ -7,18 +7,18 @@
 import { accessSync, constants as fsConstants, promises as fsp, statSync, type Dirent } from "node:fs";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
-import picomatch from "picomatch";
 import { readContainedFile } from "../source/contained-read.js";
 import { fsErrorToGroundkit, resolveContained } from "../core/containment.js";
 import { GroundkitError } from "../core/errors.js";
+import { compileGlob, type GlobMatcher } from "../core/glob.js";
 
 /** Options for {@link discoverFiles}. */
 export interface DiscoverOptions {
   /** Containment root (absolute). Symlinks whose real path leaves it are refused. */
   baseDir: string;
-  /** picomatch globs matched against relPath; empty/undefined = everything. */
+  /** Globs (core/glob.ts syntax) matched against relPath; empty/undefined = everything. */
   include?: string[];
-  /** picomatch globs matched against relPath; a matching folder is not descended into. */
+  /** Globs (core/glob.ts syntax) matched against relPath; a matching folder is not descended into. */
   exclude?: string[];
   /**
    * If given, only files ending in one of these lowercase extensions (".md", ".pdf", ...)
@@ -83,7 +83,8 @@ interface WalkContext {
  *
  * @throws GroundkitError when the root itself cannot be walked: PATH_ESCAPES_BASE,
  *   SOURCE_NOT_FOUND, FILE_UNREADABLE (unreadable root folder, or its .gitignore is not a
- *   regular file) or FILE_TOO_LARGE (its .gitignore is over {@link MAX_GITIGNORE_BYTES}).
+ *   regular file) or FILE_TOO_LARGE (its .gitignore is over {@link MAX_GITIGNORE_BYTES});
+ *   INVALID_ARGUMENT for an include/exclude glob core/glob.ts refuses.
  * @example
  *   for await (const e of discoverFiles("/srv/docs", { baseDir: "/srv/docs", extensions: [".md"] })) {
  *     if (e.kind === "file") console.log(e.relPath, e.size);
@@ -117,8 +118,8 @@ export async function* discoverFiles(root: string, opts: DiscoverOptions): Async
 }
 
 function makeContext(baseDir: string, opts: DiscoverOptions): WalkContext {
-  const include = opts.include?.length ? picomatch(opts.include, { dot: false }) : undefined;
-  const exclude = opts.exclude?.length ? picomatch(opts.exclude, { dot: false }) : undefined;
+  const include = anyOf(opts.include);
+  const exclude = anyOf(opts.exclude);
   const extensions = opts.extensions?.map((e) => {
     const lower = e.toLowerCase();
     return lower.startsWith(".") ? lower : `.${lower}`;
@@ -135,6 +136,13 @@ function makeContext(baseDir: string, opts: DiscoverOptions): WalkContext {
       return extensions.some((ext) => lower.length > ext.length && lower.endsWith(ext));
     },
   };
+}
+
+/** One matcher for a list of globs (linear-time: a hostile --include cannot stall the walk); undefined for none. */
+function anyOf(globs: readonly string[] | undefined): GlobMatcher | undefined {
+  if (!globs?.length) return undefined;
+  const matchers = globs.map((g) => compileGlob(g, { dot: false }));
+  return (rel) => matchers.some((m) => m(rel));
 }
 
 function byName(a: Dirent, b: Dirent): number {

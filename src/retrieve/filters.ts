@@ -5,15 +5,21 @@
  *
  * Syntax (repeat `--filter` to AND them):
  *   path=<glob>          document path (relative to its base dir; URL for snapshots) matches the glob
+ *                        (core/glob.ts: * ** ? [..] {a,b}; extglobs and anything else are refused)
  *   path^=<prefix>       document path starts with the prefix
  *   class=<text|extracted|snapshot>
  *   ext=<md|pdf|...>     file extension (with or without the dot)
  *   tag=<value>          Markdown front matter `tags` (or `tag`) contains the value
  *   <field>=<value>      any other front-matter field (e.g. title, author) equals / contains the value
  *   ingested>=<date>     ingested on or after an ISO date or timestamp (also >, <=, <)
+ *
+ * Cost: at most MAX_FILTERS filters; a path glob is validated here (length and
+ * brace expansion bounded by GLOB_LIMITS), then matched once per document (not
+ * per chunk) under the statement's step budget (store/sqlite/functions.ts).
  */
 import { GroundkitError } from "../core/errors.js";
 import { SOURCE_CLASSES } from "../core/contracts.js";
+import { compileGlob } from "../core/glob.js";
 import type { ChunkFilter } from "../store/store.js";
 
 export interface Filter {
@@ -22,8 +28,12 @@ export interface Filter {
   value: string;
 }
 
+/** Filters one search may carry (the REST/MCP schema allows the same). */
+export const MAX_FILTERS = 32;
+
 const FILTER = /^([A-Za-z][A-Za-z0-9_-]{0,63})\s*(\^=|>=|<=|=|>|<)\s*(.*)$/s;
-const PATH_EXPR = "COALESCE(json_extract(d.metadata, '$.rel_path'), d.source)";
+/** A document's filterable path: relative to its base dir, or the URL for a snapshot. */
+const pathOf = (table: string): string => `COALESCE(json_extract(${table}.metadata, '$.rel_path'), ${table}.source)`;
 
 function invalid(message: string): GroundkitError {
   return new GroundkitError("INVALID_FILTER", message);
@@ -31,6 +41,7 @@ function invalid(message: string): GroundkitError {
 
 /** Parse `key=value` filter strings; throws INVALID_FILTER with a clear message. */
 export function parseFilters(raw: readonly string[] | undefined): Filter[] {
+  if ((raw?.length ?? 0) > MAX_FILTERS) throw invalid(`At most ${MAX_FILTERS} filters per search; got ${raw!.length}.`);
   return (raw ?? []).map((text) => {
     const m = FILTER.exec(text.trim());
     if (!m) throw invalid(`Cannot parse filter '${text.slice(0, 100)}': expected key=value (e.g. path=guides/**, tag=security).`);
@@ -48,6 +59,8 @@ export function parseFilters(raw: readonly string[] | undefined): Filter[] {
       throw invalid(`Filter 'class' must be one of ${SOURCE_CLASSES.join(", ")}; got '${value}'.`);
     }
     if (isDate && Number.isNaN(Date.parse(value))) throw invalid(`Filter 'ingested' needs an ISO date; got '${value}'.`);
+    // Refuse a bad glob here, before any query runs.
+    if (key === "path" && op === "=") compileGlob(value, { dot: true, errorCode: "INVALID_FILTER" });
     return { key, op, value };
   });
 }
@@ -61,10 +74,11 @@ export function compileFilters(filters: readonly Filter[]): ChunkFilter | undefi
     switch (f.key) {
       case "path":
         if (f.op === "^=") {
-          parts.push(`substr(${PATH_EXPR}, 1, length(?)) = ?`);
+          parts.push(`substr(${pathOf("d")}, 1, length(?)) = ?`);
           params.push(f.value, f.value);
         } else {
-          parts.push(`grk_glob(?, ${PATH_EXPR})`);
+          // A non-correlated subquery: SQLite evaluates it once, so the glob runs per document, not per chunk.
+          parts.push(`d.id IN (SELECT g.id FROM documents g WHERE grk_glob(?, ${pathOf("g")}))`);
           params.push(f.value);
         }
         break;

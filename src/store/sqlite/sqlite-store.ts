@@ -19,7 +19,7 @@ import type {
 } from "../store.js";
 import type { Db } from "./db.js";
 import { openDatabase } from "./open-database.js";
-import { registerFunctions } from "./functions.js";
+import { registerFunctions, type SqlFunctions } from "./functions.js";
 import { PostingsIndex } from "./postings.js";
 import {
   countVectors,
@@ -117,9 +117,10 @@ export class SqliteStore implements Store {
   private seenStmts: { clear: Statement; mark: Statement; unseenUnder: Statement } | undefined;
   /** Sources marked seen but not yet in the temp table: written a page per transaction, not one each. */
   private seenPending: string[] = [];
+  private readonly functions: SqlFunctions;
 
   private constructor(readonly db: Db) {
-    registerFunctions(db);
+    this.functions = registerFunctions(db);
     loadVectorExtension(db);
     this.postings = new PostingsIndex(db);
     this.stmts = {
@@ -291,7 +292,7 @@ export class SqliteStore implements Store {
   /** Chunk rowids passing a filter, computed inside SQLite. */
   private filteredRowids(filter: ChunkFilter): Set<number> {
     const sql = `SELECT c.id FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE ${filter.sql}`;
-    return new Set(this.db.prepare(sql).pluck().all(...filter.params) as number[]);
+    return this.functions.metered(() => new Set(this.db.prepare(sql).pluck().all(...filter.params) as number[]));
   }
 
   /** Chunks nearest to a query vector, score = cosine similarity (higher is better). */
@@ -299,7 +300,7 @@ export class SqliteStore implements Store {
     const vf = filter
       ? { sql: `SELECT c.id FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE ${filter.sql}`, params: filter.params }
       : undefined;
-    const hits = knn(this.db, query, limit, vf);
+    const hits = this.functions.metered(() => knn(this.db, query, limit, vf));
     if (hits.length === 0) return [];
     const rows = this.chunksByRowid(hits.map((h) => h.rowid));
     return hits.flatMap((h) => {
