@@ -6,7 +6,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openCollection, type Collection } from "../src/collection.js";
-import { parseFilters } from "../src/retrieve/filters.js";
+import { parseFilters, toChunkFilter } from "../src/retrieve/filters.js";
+import { compileChunkFilter } from "../src/store/sqlite/filter-sql.js";
 import { tempDir } from "./support/cli.js";
 import { makePdf } from "./support/pdf-fixtures.js";
 
@@ -65,5 +66,32 @@ describe("search filters", () => {
     for (const bad of ["path", "=x", "class=binary", "ingested=2020-01-01", "ingested>=yesterday", "tag>=x", "title^=x", "tag="]) {
       expect(() => parseFilters([bad]), bad).toThrow(expect.objectContaining({ code: "INVALID_FILTER" }));
     }
+  });
+});
+
+describe("the store's filter contract", () => {
+  it("is parsed, typed clauses a second backend can compile without reading SQLite code", () => {
+    const filter = toChunkFilter(
+      parseFilters(["path=guides/**", "path^=docs/", "class=extracted", "ext=MD", "ingested>=2026-01-02", "tag=ops", "author=Ann"]),
+    );
+    expect(filter).toEqual({
+      clauses: [
+        { kind: "path_glob", glob: "guides/**" },
+        { kind: "path_prefix", prefix: "docs/" },
+        { kind: "class", sourceClass: "extracted" },
+        { kind: "ext", ext: ".md" },
+        { kind: "ingested", op: ">=", at: "2026-01-02T00:00:00.000Z" },
+        { kind: "tag", value: "ops" },
+        { kind: "metadata", field: "author", value: "Ann" },
+      ],
+    });
+    expect(toChunkFilter([])).toBeUndefined();
+  });
+
+  it("compiles in the SQLite backend with every value bound, never spliced", () => {
+    const where = compileChunkFilter({ clauses: [{ kind: "tag", value: "x' OR 1=1 --" }, { kind: "path_glob", glob: "a/**" }] });
+    expect(where.sql).not.toContain("OR 1=1");
+    expect(where.params).toEqual(["x' OR 1=1 --", "x' OR 1=1 --", "a/**"]);
+    expect(() => compileChunkFilter({ clauses: [{ kind: "metadata", field: `a"]') OR 1`, value: "v" }] })).toThrow(/unchecked metadata field/);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * Search filters, validated and compiled into a SQL predicate over the
- * documents (`d`) and chunks (`c`) tables, so they apply inside the query on
- * every mode rather than by trimming a short result list.
+ * Search filters: parsed and validated here into the store's typed filter
+ * (store/store.ts `ChunkFilter`), which each backend compiles into its own
+ * query (SQLite: store/sqlite/filter-sql.ts), so filters apply inside the
+ * query on every mode rather than by trimming a short result list.
  *
  * Syntax (repeat `--filter` to AND them):
  *   path=<glob>          document path (relative to its base dir; URL for snapshots) matches the glob
@@ -18,9 +19,9 @@
  * per chunk) under the statement's step budget (store/sqlite/functions.ts).
  */
 import { GroundkitError } from "../core/errors.js";
-import { SOURCE_CLASSES } from "../core/contracts.js";
+import { SOURCE_CLASSES, type SourceClass } from "../core/contracts.js";
 import { compileGlob } from "../core/glob.js";
-import type { ChunkFilter } from "../store/store.js";
+import type { ChunkFilter, FilterClause } from "../store/store.js";
 
 export interface Filter {
   key: string;
@@ -32,8 +33,6 @@ export interface Filter {
 export const MAX_FILTERS = 32;
 
 const FILTER = /^([A-Za-z][A-Za-z0-9_-]{0,63})\s*(\^=|>=|<=|=|>|<)\s*(.*)$/s;
-/** A document's filterable path: relative to its base dir, or the URL for a snapshot. */
-const pathOf = (table: string): string => `COALESCE(json_extract(${table}.metadata, '$.rel_path'), ${table}.source)`;
 
 function invalid(message: string): GroundkitError {
   return new GroundkitError("INVALID_FILTER", message);
@@ -65,48 +64,25 @@ export function parseFilters(raw: readonly string[] | undefined): Filter[] {
   });
 }
 
-/** Compile filters into one predicate (AND); undefined when there are none. */
-export function compileFilters(filters: readonly Filter[]): ChunkFilter | undefined {
+/** Turn parsed filters into the store's typed filter (AND); undefined when there are none. */
+export function toChunkFilter(filters: readonly Filter[]): ChunkFilter | undefined {
   if (filters.length === 0) return undefined;
-  const parts: string[] = [];
-  const params: unknown[] = [];
-  for (const f of filters) {
-    switch (f.key) {
-      case "path":
-        if (f.op === "^=") {
-          parts.push(`substr(${pathOf("d")}, 1, length(?)) = ?`);
-          params.push(f.value, f.value);
-        } else {
-          // A non-correlated subquery: SQLite evaluates it once, so the glob runs per document, not per chunk.
-          parts.push(`d.id IN (SELECT g.id FROM documents g WHERE grk_glob(?, ${pathOf("g")}))`);
-          params.push(f.value);
-        }
-        break;
-      case "class":
-        parts.push("d.source_class = ?");
-        params.push(f.value);
-        break;
-      case "ext":
-        parts.push("json_extract(d.metadata, '$.ext') = ?");
-        params.push(f.value.startsWith(".") ? f.value.toLowerCase() : `.${f.value.toLowerCase()}`);
-        break;
-      case "ingested":
-        parts.push(`d.ingested_at ${f.op} ?`);
-        params.push(new Date(Date.parse(f.value)).toISOString());
-        break;
-      case "tag":
-        parts.push(`(${metadataContains("tags")} OR ${metadataContains("tag")})`);
-        params.push(f.value, f.value);
-        break;
-      default:
-        parts.push(metadataContains(f.key));
-        params.push(f.value);
-    }
-  }
-  return { sql: parts.join(" AND "), params };
+  return { clauses: filters.map(toClause) };
 }
 
-/** A metadata field equals the value, or (when it is a list) contains it. Field names are validated by the regex. */
-function metadataContains(field: string): string {
-  return `EXISTS (SELECT 1 FROM json_each(d.metadata, '$."${field}"') WHERE json_each.value = ?)`;
+function toClause(f: Filter): FilterClause {
+  switch (f.key) {
+    case "path":
+      return f.op === "^=" ? { kind: "path_prefix", prefix: f.value } : { kind: "path_glob", glob: f.value };
+    case "class":
+      return { kind: "class", sourceClass: f.value as SourceClass };
+    case "ext":
+      return { kind: "ext", ext: f.value.startsWith(".") ? f.value.toLowerCase() : `.${f.value.toLowerCase()}` };
+    case "ingested":
+      return { kind: "ingested", op: f.op as "<" | "<=" | ">" | ">=", at: new Date(Date.parse(f.value)).toISOString() };
+    case "tag":
+      return { kind: "tag", value: f.value };
+    default:
+      return { kind: "metadata", field: f.key, value: f.value };
+  }
 }

@@ -7,7 +7,7 @@
 import type { EmbeddingProvider } from "../embed/provider.js";
 import type { ScoredChunk, Store } from "../store/store.js";
 import { denseSearch } from "./dense.js";
-import { compileFilters, parseFilters } from "./filters.js";
+import { parseFilters, toChunkFilter } from "./filters.js";
 import { fuseHybrid, hybridPoolSize } from "./hybrid.js";
 import { lexicalSearch } from "./lexical.js";
 import { DEFAULT_RERANK_DEPTH, rerankChunks } from "./rerank-stage.js";
@@ -50,7 +50,7 @@ export interface RankSources {
 /** Rank chunks for a query: BM25, dense or hybrid, then an optional rerank; at most `limit` rows. */
 export async function rankChunks(sources: RankSources, query: string, limit: number, req: RankRequest = {}): Promise<ScoredChunk[]> {
   const { store, settings } = sources;
-  const filter = compileFilters(parseFilters(req.filters));
+  const filter = toChunkFilter(parseFilters(req.filters));
   const mode = req.mode ?? "bm25";
   const reranker = req.rerank ? await sources.reranker() : undefined;
   const depth = reranker ? Math.max(limit, settings.rerankDepth ?? DEFAULT_RERANK_DEPTH) : limit;

@@ -54,11 +54,28 @@ export interface StoreStats {
   last_ingest_at: string | null;
 }
 
-/** Restrictions applied inside the query (not by trimming a result list). */
+/**
+ * One parsed restriction on a document, already validated (retrieve/filters.ts).
+ * A backend compiles these into its own query language; none of them is SQL.
+ */
+export type FilterClause =
+  /** The document's filterable path (relative to its base dir; the URL for a snapshot) matches a glob (core/glob.ts syntax). */
+  | { kind: "path_glob"; glob: string }
+  /** The document's filterable path starts with a prefix. */
+  | { kind: "path_prefix"; prefix: string }
+  | { kind: "class"; sourceClass: SourceClass }
+  /** The file extension, lowercased with its dot (`.md`). */
+  | { kind: "ext"; ext: string }
+  /** Ingest time compared with an ISO-8601 UTC timestamp. */
+  | { kind: "ingested"; op: ">=" | ">" | "<=" | "<"; at: string }
+  /** Front matter `tags` (or `tag`) equals or contains the value. */
+  | { kind: "tag"; value: string }
+  /** Any other front-matter field equals, or (a list) contains, the value; `field` matches `[A-Za-z][A-Za-z0-9_-]*`. */
+  | { kind: "metadata"; field: string; value: string };
+
+/** Restrictions applied inside the query (not by trimming a result list): every clause must hold. */
 export interface ChunkFilter {
-  /** SQL-side predicate over the `d` (documents) and `c` (chunks) aliases, with its parameters. */
-  sql: string;
-  params: unknown[];
+  clauses: readonly FilterClause[];
 }
 
 /** What ingest needs to know of a stored document to skip or keep it: cheap to read. */

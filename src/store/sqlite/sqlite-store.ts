@@ -19,6 +19,7 @@ import type {
 } from "../store.js";
 import type { Db } from "./db.js";
 import { openDatabase } from "./open-database.js";
+import { filteredChunkIds } from "./filter-sql.js";
 import { registerFunctions, type SqlFunctions } from "./functions.js";
 import { PostingsIndex } from "./postings.js";
 import {
@@ -291,15 +292,13 @@ export class SqliteStore implements Store {
 
   /** Chunk rowids passing a filter, computed inside SQLite. */
   private filteredRowids(filter: ChunkFilter): Set<number> {
-    const sql = `SELECT c.id FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE ${filter.sql}`;
-    return this.functions.metered(() => new Set(this.db.prepare(sql).pluck().all(...filter.params) as number[]));
+    const ids = filteredChunkIds(filter);
+    return this.functions.metered(() => new Set(this.db.prepare(ids.sql).pluck().all(...ids.params) as number[]));
   }
 
   /** Chunks nearest to a query vector, score = cosine similarity (higher is better). */
   searchVectors(query: Float32Array, limit: number, filter?: ChunkFilter): ScoredChunk[] {
-    const vf = filter
-      ? { sql: `SELECT c.id FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE ${filter.sql}`, params: filter.params }
-      : undefined;
+    const vf = filter ? filteredChunkIds(filter) : undefined;
     const hits = this.functions.metered(() => knn(this.db, query, limit, vf));
     if (hits.length === 0) return [];
     const rows = this.chunksByRowid(hits.map((h) => h.rowid));
