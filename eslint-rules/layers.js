@@ -24,7 +24,7 @@ export const ALLOWED = {
   answer: ["core", "analysis", "obs", "net", "store", "embed", "retrieve", "cite"],
   library: ["core", "analysis", "obs", "source", "net", "extract", "store", "embed", "cite", "ingest", "retrieve", "answer"],
   eval: ["core", "analysis", "obs", "source", "net", "extract", "store", "embed", "cite", "ingest", "retrieve", "answer", "library"],
-  service: ["core", "obs", "ingest", "retrieve", "cite", "answer", "library"],
+  service: ["core", "obs", "net", "ingest", "retrieve", "cite", "answer", "library"],
   cli: ["core", "analysis", "obs", "source", "net", "extract", "store", "embed", "cite", "ingest", "retrieve", "answer", "library", "eval", "service"],
 };
 

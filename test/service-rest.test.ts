@@ -390,6 +390,13 @@ describe("mutating tools with GROUNDKIT_API_TOKEN", () => {
     }
   });
 
+  it("refuses a file:// or other non-http(s) URL as URL_REFUSED, not as a path", async () => {
+    const res = await http(s, "POST", "/v1/collections/web/ingest", { body: { inputs: ["file:///etc/passwd", "ftp://example.org/x"] }, headers: auth });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.failed.map((f: { code: string }) => f.code)).toEqual(["URL_REFUSED", "URL_REFUSED"]);
+    expect(res.json.indexed).toBe(0);
+  });
+
   it("deletes a document with the token; deleting it again is 404", async () => {
     const [hit] = await searchHits(s, "quokka");
     const path = `/v1/collections/default/documents/${hit!.document_id}`;

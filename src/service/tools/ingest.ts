@@ -7,10 +7,11 @@ import { z } from "zod";
 import { emptySummary, type IngestOptions, type IngestSummary } from "../../ingest/ingest.js";
 import { isWithin, resolveContained } from "../../core/containment.js";
 import { GroundkitError } from "../../core/errors.js";
+// Any scheme-shaped input goes the URL way, where only http(s) passes (file:// is URL_REFUSED, never a path).
+import { hasUrlScheme } from "../../net/url-shape.js";
 import { defineTool } from "../tool-definition.js";
 import { CollectionArg } from "./schemas.js";
 
-const URL_INPUT = /^https?:\/\//i;
 
 export const ingestTool = defineTool({
   name: "ingest",
@@ -57,7 +58,7 @@ export const ingestTool = defineTool({
     // Every input is checked before anything is written, so a refused call changes nothing.
     const groups = new Map<string | null, string[]>();
     for (const raw of input.inputs) {
-      const [root, path] = URL_INPUT.test(raw) ? [null, raw] : await placeUnderRoot(raw, ctx.allowedRoots);
+      const [root, path] = hasUrlScheme(raw) ? [null, raw] : await placeUnderRoot(raw, ctx.allowedRoots);
       groups.set(root, [...(groups.get(root) ?? []), path]);
     }
     const summaries: IngestSummary[] = [];
