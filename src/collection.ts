@@ -9,7 +9,7 @@
  *   const hits = await col.search("how are citations checked", { verify: true });
  *   col.close();
  */
-import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { readdirSync, rmSync, statSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { checkCollectionName } from "./core/collection-name.js";
 import { DEFAULTS } from "./core/config.js";
@@ -23,6 +23,7 @@ import { validateChunkerOptions } from "./ingest/chunker.js";
 import { Dispatcher } from "./ingest/dispatch.js";
 import { Ingestor, type IngestOptions, type IngestSummary } from "./ingest/ingest.js";
 import { SnapshotStore } from "./store/snapshots.js";
+import { checkIndexDirIfPresent, ensureIndexDir, storeOpenError } from "./store/index-dir.js";
 import { compileFilters, parseFilters } from "./retrieve/filters.js";
 import { bindProvider, identityMeta, recordedIdentity } from "./embed/binding.js";
 import type { EmbeddingIdentity, EmbeddingProvider } from "./embed/provider.js";
@@ -133,11 +134,18 @@ function locate(loc: CollectionLocation): { indexDir: string; name: string; file
 /** Open a collection. Throws COLLECTION_NOT_FOUND unless it exists or `create` is set. */
 export function openCollection(opts: OpenCollectionOptions = {}): Collection {
   const { indexDir, name, file } = locate(opts);
-  if (opts.create) mkdirSync(indexDir, { recursive: true, mode: 0o700 });
-  else if (!safeIsFile(file)) {
-    throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${name}' does not exist in ${indexDir}.`);
+  if (opts.create) ensureIndexDir(indexDir);
+  else {
+    checkIndexDirIfPresent(indexDir);
+    if (!safeIsFile(file)) throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${name}' does not exist in ${indexDir}.`);
   }
-  return new Collection(name, indexDir, file, SqliteStore.open(file, { create: opts.create ?? false }), opts);
+  let store: SqliteStore;
+  try {
+    store = SqliteStore.open(file, { create: opts.create ?? false });
+  } catch (err) {
+    throw storeOpenError(indexDir, file, err);
+  }
+  return new Collection(name, indexDir, file, store, opts);
 }
 
 function safeIsFile(path: string): boolean {
