@@ -9,7 +9,7 @@
  *   const hits = await col.search("how are citations checked", { verify: true });
  *   col.close();
  */
-import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { readdirSync, rmSync, statSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { checkCollectionName } from "./core/collection-name.js";
 import { DEFAULTS } from "./core/config.js";
@@ -25,6 +25,7 @@ import { decideChunking, parseRecordedChunking, recordChunking, type RecordedChu
 import { Dispatcher } from "./ingest/dispatch.js";
 import { Ingestor, type IngestOptions, type IngestSummary } from "./ingest/ingest.js";
 import { SnapshotStore } from "./store/snapshots.js";
+import { checkIndexDirIfPresent, ensureIndexDir, storeOpenError } from "./store/index-dir.js";
 import { bindProvider, identityMeta, recordedIdentity } from "./embed/binding.js";
 import type { VectorCache } from "./embed/vector-cache.js";
 import type { EmbeddingIdentity, EmbeddingProvider } from "./embed/provider.js";
@@ -143,11 +144,18 @@ export function openCollection(opts: OpenCollectionOptions = {}): Collection {
   const { indexDir, name, file } = locate(opts);
   // Refuse bad limits up front, not once per file.
   resolveExtractionLimits(opts.extraction);
-  if (opts.create) mkdirSync(indexDir, { recursive: true, mode: 0o700 });
-  else if (!safeIsFile(file)) {
-    throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${name}' does not exist in ${indexDir}.`);
+  if (opts.create) ensureIndexDir(indexDir);
+  else {
+    checkIndexDirIfPresent(indexDir);
+    if (!safeIsFile(file)) throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${name}' does not exist in ${indexDir}.`);
   }
-  return new Collection(name, indexDir, file, SqliteStore.open(file, { create: opts.create ?? false }), opts);
+  let store: SqliteStore;
+  try {
+    store = SqliteStore.open(file, { create: opts.create ?? false });
+  } catch (err) {
+    throw storeOpenError(indexDir, file, err);
+  }
+  return new Collection(name, indexDir, file, store, opts);
 }
 
 function inodeOf(path: string): number | undefined {

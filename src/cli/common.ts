@@ -69,10 +69,13 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<number |
   };
 }
 
+/** Plain decimal digits: what `Number()` would also accept ("0x10", "1e3", " 5", "5.0", "") is refused. */
+export const DECIMAL_INTEGER = /^-?[0-9]{1,15}$/;
+
 /** Parse an integer flag with bounds, as a usage error when invalid. */
 export function intFlag(name: string, min: number, max: number) {
   return (value: string): number => {
-    const n = Number(value);
+    const n = DECIMAL_INTEGER.test(value) ? Number(value) : Number.NaN;
     if (!Number.isInteger(n) || n < min || n > max) {
       throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}; got '${value}'.`);
     }

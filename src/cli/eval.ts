@@ -12,7 +12,7 @@ import { evaluateBeir, evaluateGolden, type EvalSettings, type HarnessOptions } 
 import { compareReports, parseEvalReport, type EvalReport } from "../eval/report.js";
 import { renderReportHtml } from "../eval/report-html.js";
 import { formatTable, renderComparisonText, renderProgressBar, renderReportText } from "../eval/report-text.js";
-import { action, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
+import { action, DECIMAL_INTEGER, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 import { createProgress, createRate } from "./progress.js";
 import { cacheDir } from "../embed/minilm/cache-dir.js";
 
@@ -46,8 +46,12 @@ export function parseSweep(spec: string): { name: string; key: keyof EvalSetting
       `--sweep takes <setting>=<v1>,<v2>,... with setting one of ${Object.keys(SWEEPABLE).join(", ")}; got '${spec}'.`,
     );
   }
-  const values = m[2]!.split(",").map((v) => Number(v.trim())).filter((v) => Number.isInteger(v) && v >= 0);
-  if (values.length === 0) throw new GroundkitError("INVALID_ARGUMENT", `--sweep lists no values: '${spec}'.`);
+  const parts = m[2]!.split(",").map((v) => v.trim());
+  // Every value is a plain non-negative decimal; an empty or malformed one is refused, not dropped.
+  if (!parts.every((v) => DECIMAL_INTEGER.test(v) && !v.startsWith("-"))) {
+    throw new GroundkitError("INVALID_ARGUMENT", `--sweep values must be non-negative decimal integers; got '${spec}'.`);
+  }
+  const values = parts.map(Number);
   return { name: m[1]!, key, values };
 }
 

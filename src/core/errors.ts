@@ -67,6 +67,10 @@ export const ERROR_CATALOGUE = {
     http: 409,
     hint: "Another writer (ingest, reembed or delete) is changing this collection; retry when it is done, or wait longer with --lock-timeout SECONDS.",
   },
+  INDEX_DIR_UNUSABLE: {
+    http: 500,
+    hint: "Point --index-dir (or the config file's index_dir) at a directory you can create and write.",
+  },
   EMBEDDING_MISMATCH: { http: 409, hint: "Use the collection's embedding identity, or `grk reembed`." },
   NO_VECTORS: { http: 409, hint: "Run `grk ingest <path> --dense` to add vectors to this collection." },
 
@@ -76,6 +80,10 @@ export const ERROR_CATALOGUE = {
   PAYLOAD_TOO_LARGE: { http: 413, hint: "Send a smaller request body." },
   OVERLOADED: { http: 503, hint: "The server is at capacity; retry after the Retry-After delay." },
   TIMEOUT: { http: 504, hint: "The request took too long; narrow it and retry." },
+  PORT_IN_USE: {
+    http: 500,
+    hint: "Another process listens there (perhaps another `grk serve`): stop it, or pass --port <n> (0 picks a free one).",
+  },
   ROUTE_NOT_FOUND: { http: 404, hint: "See GET /openapi.json for the routes this server offers." },
   UNSUPPORTED_MEDIA_TYPE: { http: 415, hint: "Send the request body as application/json." },
 

@@ -161,7 +161,16 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
   app.get("/mcp", noStream);
   app.delete("/mcp", noStream);
 
-  await app.listen({ host, port: opts.port ?? 8765 });
+  const wanted = opts.port ?? 8765;
+  try {
+    await app.listen({ host, port: wanted });
+  } catch (err) {
+    await app.close();
+    if ((err as { code?: unknown }).code === "EADDRINUSE") {
+      throw new GroundkitError("PORT_IN_USE", `Port ${wanted} on ${host} is already in use.`, { host, port: wanted }, { cause: err });
+    }
+    throw err;
+  }
   const port = (app.server.address() as AddressInfo).port;
   hosts = allowedHostValues(host, port, opts.allowedHosts ?? []);
   const urlHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
