@@ -119,12 +119,20 @@ describe("queries", () => {
     expect(analyzeQuery("What is the running time of running?")).toEqual(["what", "run", "time", "run"]);
   });
 
-  it("at most 64 distinct terms, the first to appear", () => {
+  it("at most 64 distinct terms: the most repeated, ties by first appearance", () => {
     const many = Array.from({ length: 100 }, (_, i) => `w${i}x`).join(" ");
     const q = analyzeQuery(many);
     expect(q).toHaveLength(MAX_QUERY_TERMS);
     expect(q[0]).toBe("w0x");
     expect(q[63]).toBe("w63x");
+    // A long, document-like query: the term it keeps repeating comes late but is kept, with its count.
+    const doc = `${many} retrieval retrieval retrieval`;
+    const kept = analyzeQuery(doc);
+    expect(new Set(kept).size).toBe(MAX_QUERY_TERMS);
+    expect(kept.filter((t) => t === "retriev")).toHaveLength(3);
+    expect(kept).toContain("w0x");
+    expect(kept).toContain("w62x");
+    expect(kept).not.toContain("w63x");
     expect(analyzeQuery("")).toEqual([]);
     expect(analyzeQuery("!!! ... ---")).toEqual([]);
   });

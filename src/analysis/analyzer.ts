@@ -254,8 +254,10 @@ export function analyzeForIndex(text: string): string[] {
 /**
  * The search terms of a query, every occurrence in text order, so a term the
  * query repeats weighs more (query term frequency, as Anserini's bag-of-words
- * query counts it). At most {@link MAX_QUERY_TERMS} distinct terms are kept,
- * the first to appear. A query of only stopwords or punctuation gives [].
+ * query counts it). At most {@link MAX_QUERY_TERMS} distinct terms are kept:
+ * the most frequent in the query, ties by first appearance (a long,
+ * document-like query keeps what it keeps saying). A query of only stopwords
+ * or punctuation gives [].
  *
  * @example
  *   analyzeQuery("What is the running time of running?") // ["what", "run", "time", "run"]
@@ -268,6 +270,7 @@ export function analyzeQuery(text: string): string[] {
     counts.set(t, (counts.get(t) ?? 0) + 1);
   });
   if (counts.size <= MAX_QUERY_TERMS) return all;
-  const kept = new Set([...counts.keys()].slice(0, MAX_QUERY_TERMS));
+  // Map keys iterate in first-appearance order and the sort is stable: ties keep that order.
+  const kept = new Set([...counts.keys()].sort((x, y) => counts.get(y)! - counts.get(x)!).slice(0, MAX_QUERY_TERMS));
   return all.filter((t) => kept.has(t));
 }
