@@ -88,7 +88,10 @@ class Reference {
   }
 
   scores(terms: string[], k1: number, b: number): Map<number, number> {
-    const uniq = [...new Set(terms.filter((t) => t !== ""))];
+    // A term given n times counts n times (query term frequency).
+    const qtf = new Map<string, number>();
+    for (const t of terms) if (t !== "") qtf.set(t, (qtf.get(t) ?? 0) + 1);
+    const uniq = [...qtf.keys()];
     const n = this.docs.size;
     const out = new Map<number, number>();
     if (n === 0) return out;
@@ -110,7 +113,7 @@ class Reference {
         matched = true;
         const d = df.get(t)!;
         const idf = Math.log(1 + (n - d + 0.5) / (d + 0.5));
-        score += (idf * (tf * (k1 + 1))) / (tf + k1 * (1 - b + (b * toks.length) / avgdl));
+        score += (qtf.get(t)! * idf * (tf * (k1 + 1))) / (tf + k1 * (1 - b + (b * toks.length) / avgdl));
       }
       if (matched) out.set(rowid, score);
     }
@@ -562,6 +565,35 @@ describe("filters and parameters", () => {
     expect(() => index.search(q, 5, { k1: -1 })).toThrow(GroundkitError);
     expect(() => index.search(q, 5, { b: 1.5 })).toThrow(GroundkitError);
     expect(() => new PostingsIndex(db, { b: Number.NaN })).toThrow(GroundkitError);
+  });
+});
+
+describe("query term frequency", () => {
+  it("a term the query repeats weighs that many times, pending and in segments alike", () => {
+    for (const flushThreshold of [1000, 1]) {
+      const db = openDb();
+      const index = new PostingsIndex(db, { flushThreshold });
+      const ref = new Reference();
+      const docs: Array<[number, string[]]> = [
+        [1, ["x", "pad", "pad"]],
+        [2, ["y", "pad", "pad"]],
+        [3, ["pad", "pad", "pad"]],
+        [4, ["pad", "z", "pad"]],
+      ];
+      db.transaction(() => {
+        for (const [rowid, toks] of docs) {
+          index.add(rowid, toks);
+          ref.docs.set(rowid, toks);
+        }
+      }).immediate();
+      // x and y are equally rare: once each, the tie breaks on rowid; "y y x" puts 2 first.
+      expect(index.search(["x", "y"], 2).map((h) => h.rowid)).toEqual([1, 2]);
+      const hits = index.search(["y", "y", "x"], 2);
+      expect(hits.map((h) => h.rowid), `flushThreshold=${flushThreshold}`).toEqual([2, 1]);
+      expect(close(hits[0]!.score, 2 * index.search(["y"], 1)[0]!.score)).toBe(true);
+      const q = ["y", "x", "y", "z", "y"];
+      expectSameTopK(index.search(q, 3), ref.search(q, 3), ref.scores(q, 0.9, 0.4), `flushThreshold=${flushThreshold}`);
+    }
   });
 });
 

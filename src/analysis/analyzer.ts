@@ -1,6 +1,6 @@
 /**
  * The BM25 analyzer: one function turns chunk text into the token stream that
- * is indexed, another turns a query into its distinct search terms. Both run
+ * is indexed, another turns a query into its search terms. Both run
  * the same pipeline, modelled on Lucene's EnglishAnalyzer (what Anserini's
  * published BEIR baselines use), so both sides always see the same terms:
  *
@@ -252,16 +252,25 @@ export function analyzeForIndex(text: string): string[] {
 }
 
 /**
- * The distinct search terms of a query, in order of first appearance, at most
- * {@link MAX_QUERY_TERMS}. A query of only stopwords or punctuation gives [].
+ * The search terms of a query, every occurrence in text order, so a term the
+ * query repeats weighs more (query term frequency, as Anserini's bag-of-words
+ * query counts it). At most {@link MAX_QUERY_TERMS} distinct terms are kept:
+ * the most frequent in the query, ties by first appearance (a long,
+ * document-like query keeps what it keeps saying). A query of only stopwords
+ * or punctuation gives [].
  *
  * @example
- *   analyzeQuery("What is the running time of running?") // ["what", "run", "time"]
+ *   analyzeQuery("What is the running time of running?") // ["what", "run", "time", "run"]
  */
 export function analyzeQuery(text: string): string[] {
-  const seen = new Set<string>();
+  const all: string[] = [];
+  const counts = new Map<string, number>();
   analyze(text, false, (t) => {
-    if (seen.size < MAX_QUERY_TERMS) seen.add(t);
+    all.push(t);
+    counts.set(t, (counts.get(t) ?? 0) + 1);
   });
-  return [...seen];
+  if (counts.size <= MAX_QUERY_TERMS) return all;
+  // Map keys iterate in first-appearance order and the sort is stable: ties keep that order.
+  const kept = new Set([...counts.keys()].sort((x, y) => counts.get(y)! - counts.get(x)!).slice(0, MAX_QUERY_TERMS));
+  return all.filter((t) => kept.has(t));
 }

@@ -120,19 +120,17 @@ export class PostingsReader {
     checkParams(k1, b);
     if (!(k >= 1)) return [];
     const limit = Math.floor(Math.min(k, 1_000_000));
-    const uniq: string[] = [];
-    const seen = new Set<string>();
+    // A term given n times is one term with n times the weight (query term frequency).
+    const qtf = new Map<string, number>();
     for (const term of terms) {
       if (typeof term !== "string" || term === "") continue;
       const t = wellFormedTerm(term);
-      if (seen.has(t)) continue;
-      seen.add(t);
-      uniq.push(t);
+      qtf.set(t, (qtf.get(t) ?? 0) + 1);
     }
-    if (uniq.length === 0) return [];
+    if (qtf.size === 0) return [];
     const s = this.tables.statements();
     if (!s) return [];
-    return this.read(() => this.searchSnapshot(s, uniq, limit, k1, b, opts.allow));
+    return this.read(() => this.searchSnapshot(s, [...qtf.keys()], [...qtf.values()], limit, k1, b, opts.allow));
   }
 
   /** Run `fn` in a read transaction (one snapshot), or in the caller's open transaction. */
@@ -190,6 +188,7 @@ export class PostingsReader {
   private searchSnapshot(
     s: Statements,
     terms: string[],
+    qtfs: number[],
     k: number,
     k1: number,
     b: number,
@@ -222,7 +221,8 @@ export class PostingsReader {
       dfs[t] = df;
     }
     if (dfs.every((df) => df === 0)) return [];
-    const idfs = dfs.map((df) => (df > 0 ? Math.log(1 + (n - df + 0.5) / (df + 0.5)) : 0));
+    // The query term frequency scales the idf: bounds and scores stay linear in it.
+    const idfs = dfs.map((df, t) => (df > 0 ? qtfs[t]! * Math.log(1 + (n - df + 0.5) / (df + 0.5)) : 0));
 
     const top = new TopK(Math.min(k, n));
     if (pending) {

@@ -59,7 +59,8 @@ export interface PostingsIndexOptions {
  * the terms of `analyzeQuery` (src/analysis/analyzer.ts).
  *
  * Scores follow Lucene/Anserini: idf = ln(1 + (N - df + 0.5) / (df + 0.5)),
- * tf part = tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl)).
+ * tf part = tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl)), summed
+ * over the query's terms, each times its query term frequency.
  *
  * @example
  *   const index = new PostingsIndex(db);
@@ -118,8 +119,8 @@ export class PostingsIndex {
   }
 
   /**
-   * The `k` best rowids for `terms` (distinct analyzed query terms; repeats
-   * and empty strings are ignored), by BM25 with `k1`/`b` (defaults from the
+   * The `k` best rowids for `terms` (analyzed query terms; a term given n
+   * times weighs n times, empty strings are ignored), by BM25 with `k1`/`b` (defaults from the
    * constructor), best first, equal scores by rowid ascending. Exact: pruning
    * never changes the result. Terms that occur nowhere are ignored; a query
    * none of whose terms occurs returns [].
