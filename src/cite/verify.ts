@@ -59,12 +59,27 @@ export async function checkCitation(
   try {
     assertIndexedSource(citation, ctx.indexed, ctx.collection);
     const source = await obtainContent(citation, ctx);
-    const content = new CodePointText(source.text);
+    const content = codePointsOf(source);
     return { verification: compare(citation, { content, pageStarts: source.pageStarts }, ctx.originalText), content };
   } catch (err) {
     if (err instanceof ResolutionError) return { verification: { verdict: err.verdict, detail: err.detail } };
     throw err;
   }
+}
+
+/**
+ * One code-point view per source read: hits that share a read (readCache) also
+ * share its code-point and line indexes, so a source is scanned once per
+ * search, not once per hit.
+ */
+const CODE_POINTS = new WeakMap<SourceText, CodePointText>();
+function codePointsOf(source: SourceText): CodePointText {
+  let content = CODE_POINTS.get(source);
+  if (!content) {
+    content = new CodePointText(source.text);
+    CODE_POINTS.set(source, content);
+  }
+  return content;
 }
 
 /** Run `read` once per key within a shared cache; a failed read is forgotten so errors stay per citation. */
