@@ -11,6 +11,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openCollection } from "../src/collection.js";
 import { decideChunking } from "../src/ingest/chunking-settings.js";
+import { fingerprintOf } from "../src/ingest/ingest.js";
 import { grk } from "./support/cli.js";
 import { http, makeCorpus, startTestServer, TOKEN, type Corpus, type TestServer } from "./service-fixtures.js";
 
@@ -105,6 +106,13 @@ describe("chunking recorded per collection", () => {
     expect(grk([...args, "--chunk-size", "600"], { cwd: corpus.dir }).code).toBe(0);
     const second = grk([...args, "--chunk-size", "800"], { cwd: corpus.dir });
     expect(second.stdout).toContain("re-chunked every document of this run: chunk size 600 -> 800");
+  });
+
+  it("re-chunks unchanged files when the chunker's rules version changes, and only then", () => {
+    const settings = { chunkSize: 512, chunkOverlap: 50 };
+    expect(fingerprintOf("h", "text/1", settings, 1)).toBe(fingerprintOf("h", "text/1", settings));
+    expect(fingerprintOf("h", "text/1", settings, 2)).not.toBe(fingerprintOf("h", "text/1", settings, 1));
+    expect(fingerprintOf("h", "text/1", { ...settings, chunkSize: 600 })).not.toBe(fingerprintOf("h", "text/1", settings));
   });
 
   it("applies a config file's chunking to a new collection only", () => {

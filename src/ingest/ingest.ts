@@ -16,7 +16,7 @@ import { guardedFetch } from "../net/guarded-fetch.js";
 import { hasUrlScheme, isUrlSource, redactUrl } from "../net/url-shape.js";
 import type { SnapshotStore } from "../store/snapshots.js";
 import { buildChunks, type ChunkSettings } from "./build-chunks.js";
-import type { ChunkingDecision } from "./chunking-settings.js";
+import { CHUNKER_VERSION, type ChunkingDecision } from "./chunking-settings.js";
 import { discoverFiles } from "./discover.js";
 import type { Dispatcher, LoadedContent } from "./dispatch.js";
 import { parseFrontMatter } from "./front-matter.js";
@@ -75,9 +75,15 @@ export interface IngestSummary {
   chunking: ChunkingDecision | null;
 }
 
-/** Fingerprint: hash of (raw bytes, chunker settings, loader identity); unchanged → skipped before chunking. */
-export function fingerprintOf(bytesHash: string, loaderIdentity: string, settings: ChunkSettings): string {
-  return sha256(JSON.stringify({ bytes: bytesHash, loader: loaderIdentity, chunk: [settings.chunkSize, settings.chunkOverlap] }));
+/**
+ * Fingerprint: hash of (raw bytes, chunker settings and rules version, loader
+ * identity); unchanged → skipped before chunking. Version 1 keeps the shape
+ * fingerprints had before the version was recorded, so existing collections
+ * are not re-chunked for nothing; a later version re-chunks every document.
+ */
+export function fingerprintOf(bytesHash: string, loaderIdentity: string, settings: ChunkSettings, chunkerVersion = CHUNKER_VERSION): string {
+  const chunk = [settings.chunkSize, settings.chunkOverlap, ...(chunkerVersion === 1 ? [] : [chunkerVersion])];
+  return sha256(JSON.stringify({ bytes: bytesHash, loader: loaderIdentity, chunk }));
 }
 
 /** A summary with nothing counted yet. */
