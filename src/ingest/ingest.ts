@@ -8,6 +8,7 @@ import { stat } from "node:fs/promises";
 import { dirname, extname, relative, resolve, sep } from "node:path";
 import { readContainedFile } from "../source/contained-read.js";
 import type { SourceClass } from "../core/contracts.js";
+import { fsErrorToGroundkit } from "../core/containment.js";
 import { GroundkitError, toGroundkitError } from "../core/errors.js";
 import { documentIdFor } from "../core/ids.js";
 import { sha256 } from "../core/text.js";
@@ -20,7 +21,6 @@ import { CHUNKER_VERSION, type ChunkingDecision } from "./chunking-settings.js";
 import { discoverFiles } from "./discover.js";
 import type { Dispatcher, LoadedContent } from "./dispatch.js";
 import { parseFrontMatter } from "./front-matter.js";
-import { fsError } from "../source/text-loader.js";
 import {
   DEFAULT_WRITE_BATCH_LIMITS,
   DENSE_WRITE_BATCH_LIMITS,
@@ -146,7 +146,7 @@ export class Ingestor {
     try {
       isDir = (await stat(path)).isDirectory();
     } catch (err) {
-      this.fail(path, fsError(err, path));
+      this.fail(path, fsErrorToGroundkit(err, path));
       return;
     }
     const baseDir = resolve(this.opts.baseDir ?? (isDir ? path : dirname(path)));

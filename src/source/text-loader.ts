@@ -38,15 +38,6 @@ export function decodeTextContent(bytes: Uint8Array, label: string, charset?: st
   }
 }
 
-/** Map a filesystem error to a typed error naming the file. */
-export function fsError(err: unknown, label: string): GroundkitError {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === "ENOENT" || code === "ENOTDIR") {
-    return new GroundkitError("SOURCE_NOT_FOUND", `${label} does not exist.`, undefined, { cause: err });
-  }
-  return new GroundkitError("FILE_UNREADABLE", `${label} cannot be read (${code ?? "error"}).`, undefined, { cause: err });
-}
-
 function decodeDeclaredCharset(bytes: Uint8Array, label: string, charset: string): string {
   let decoder: TextDecoder;
   try {
