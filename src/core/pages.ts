@@ -1,8 +1,9 @@
 /**
  * Page numbers of a code-point span, from the offsets at which pages start
- * (as an extractor reports them). Computed the same way the chunker assigns
- * a chunk's pages, so verification can tell whether a citation's pages still hold.
+ * (as an extractor reports them). The chunker assigns a chunk's pages with this
+ * function and verification re-checks a citation's pages with it, so both agree.
  */
+import { lastAtMost } from "./sorted-search.js";
 
 /**
  * 1-based inclusive page range of the span [start, end), given each page's start
@@ -18,5 +19,5 @@ export function pageRange(pageStarts: readonly number[], start: number, end: num
 }
 
 function pageOf(pageStarts: readonly number[], at: number): number {
-  return Math.max(0, pageStarts.findLastIndex((s) => s <= at)) + 1;
+  return Math.max(0, lastAtMost(pageStarts, at)) + 1;
 }

@@ -7,6 +7,7 @@
  * coincide and conversion is free.
  */
 import { createHash } from "node:crypto";
+import { lastAtMost } from "./sorted-search.js";
 
 /** Strip a leading BOM and turn CRLF and lone CR into LF. Applied identically at ingest and verification. */
 export function normalizeNewlines(text: string): string {
@@ -200,15 +201,7 @@ export class CodePointText {
   /** 1-based line number containing code-point offset `cp`. */
   lineAt(cp: number): number {
     const starts = this.getLineStarts();
-    const u = this.toUtf16(cp);
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if (starts[mid]! <= u) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
+    return Math.max(0, lastAtMost(starts, this.toUtf16(cp))) + 1;
   }
 
   /** 1-based inclusive line range of the span [start, end) in code points. */

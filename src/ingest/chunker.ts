@@ -26,6 +26,8 @@ import type { ChunkSpan } from "../core/contracts.js";
 import { DEFAULTS } from "../core/config.js";
 import { GroundkitError } from "../core/errors.js";
 import { CodePointText } from "../core/text.js";
+import { pageRange } from "../core/pages.js";
+import { firstAtLeast, lastAtMost } from "../core/sorted-search.js";
 import { scanMarkdownStructure, type MarkdownHeading, type MarkdownStructure } from "./markdown-structure.js";
 
 /** How `chunkText` cuts a document. */
@@ -153,9 +155,10 @@ export function chunkText(content: string, options: ChunkerOptions): ChunkSpan[]
       text: content.slice(s, e),
       headingPath: md && headingParents ? headingPathAt(md, headingParents, s) : [],
     };
-    if (pageStarts) {
-      chunk.pageStart = lastAtMost(pageStarts, start) + 1;
-      chunk.pageEnd = lastAtMost(pageStarts, end - 1) + 1;
+    const pages = pageStarts ? pageRange(pageStarts, start, end) : undefined;
+    if (pages) {
+      chunk.pageStart = pages.pageStart;
+      chunk.pageEnd = pages.pageEnd;
     }
     return chunk;
   });
@@ -492,28 +495,4 @@ function endsSentence(text: string, a: number): boolean {
   let k = a - 1;
   while (k > 0 && a - k <= 4 && isCloser(text.charCodeAt(k))) k--;
   return isTerminator(text.charCodeAt(k));
-}
-
-/** Index of the last element <= x in a sorted array, or -1. */
-function lastAtMost(arr: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = arr.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((arr[mid] as number) <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
-}
-
-/** Index of the first element >= x in a sorted array, or arr.length. */
-function firstAtLeast(arr: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = arr.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((arr[mid] as number) < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
