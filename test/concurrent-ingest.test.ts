@@ -77,7 +77,7 @@ function documentCount(): number {
 /** `grk ingest <gate> docs`, releasing the gate early when it reports waiting for the lock. */
 function racer(): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, "ingest", gateUrl, "docs", "--allow-private-network", "--json"], {
+    const child = spawn(process.execPath, [CLI, "ingest", gateUrl, "docs", "--allow-private-network", "--json", "--lock-timeout", String(HANG_MS / 1000)], {
       cwd: work.dir,
     });
     let stdout = "";
@@ -131,6 +131,8 @@ describe("concurrent ingests of one collection", () => {
       try {
         const summary = await col.ingest([gateUrl, join(work.dir, "docs")], {
           allowPrivateNetwork: true,
+          // The other writer may hold the lock for a whole 600-file ingest on a loaded machine.
+          lockTimeoutMs: HANG_MS,
           onLockWait: () => gate.release(),
         });
         expect(summary.failed).toEqual([]);

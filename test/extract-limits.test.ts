@@ -202,7 +202,8 @@ describe("extraction limits", () => {
       } finally {
         clearInterval(timer);
       }
-      expect(ticks).toBeGreaterThanOrEqual(5);
+      // In-thread extraction would let no timer fire at all; one tick shows the loop kept turning.
+      expect(ticks).toBeGreaterThanOrEqual(1);
     },
     HANG_CHECK_MS,
   );

@@ -96,13 +96,25 @@ function startSwapper(): ChildProcess {
     const tmpLink = docs + "/.tmp-link", tmpFile = docs + "/.tmp-file", parked = docs + "/.parked-d", dLink = docs + "/.d-link";
     fs.symlinkSync(outside + "/d", dLink);
     const quiet = (fn) => { try { fn(); } catch {} };
+    let announced = false;
     for (;;) {
       quiet(() => { fs.symlinkSync(outside + "/secret.md", tmpLink); fs.renameSync(tmpLink, f); });
       quiet(() => { fs.renameSync(d, parked); fs.renameSync(dLink, d); });
       quiet(() => { fs.writeFileSync(tmpFile, ${JSON.stringify(INSIDE)}); fs.renameSync(tmpFile, f); });
       quiet(() => { fs.renameSync(d, dLink); fs.renameSync(parked, d); });
+      if (!announced) { announced = true; process.stdout.write("swapping\\n"); }
     }`;
-  return spawn(process.execPath, ["-e", script, docs, outside], { stdio: "ignore" });
+  return spawn(process.execPath, ["-e", script, docs, outside], { stdio: ["ignore", "pipe", "ignore"] });
+}
+
+/** Start the swapper and wait until it has flipped once, so the race really runs on a slow-starting machine. */
+async function swapping(): Promise<ChildProcess> {
+  const child = startSwapper();
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.once("data", () => resolve());
+    child.once("exit", (code) => reject(new Error(`the swapper exited (${code}) before swapping`)));
+  });
+  return child;
 }
 
 function stop(child: ChildProcess): Promise<void> {
@@ -115,7 +127,7 @@ function stop(child: ChildProcess): Promise<void> {
 
 describe("a swapper process racing ingest and verification", () => {
   it("never gets outside content indexed or searchable over many ingests", async () => {
-    const swapper = startSwapper();
+    const swapper = await swapping();
     const leaks: number[] = [];
     let refusals = 0;
     try {
@@ -137,7 +149,7 @@ describe("a swapper process racing ingest and verification", () => {
     expect(summary.failed).toEqual([]);
     const hits = (await col.search("harmless lighthouse")).filter((h) => !h.citation.source.includes("filler"));
     expect(hits.map((h) => h.citation.source).sort()).toEqual([join(docs, "d", "g.md"), join(docs, "f.md")]);
-    const swapper = startSwapper();
+    const swapper = await swapping();
     const verdicts: Record<string, number> = {};
     try {
       for (let i = 0; i < 1000; i++) {

@@ -19,7 +19,7 @@ let server: TestServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does this).`);
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (npm test does this through scripts/ensure-test-deps.mjs).`);
   corpus = await makeCorpus();
   // Several small chunks, so the cited span has source text around it.
   const filler = (topic: string, n: number) =>
