@@ -15,6 +15,7 @@ import { formatTable, renderComparisonText, renderProgressBar, renderReportText 
 import { action, DECIMAL_INTEGER, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 import { createProgress, createRate } from "./progress.js";
 import { cacheDir } from "../embed/minilm/cache-dir.js";
+import { collectionSettings } from "../collection-settings.js";
 
 interface EvalFlags extends CommonFlags {
   corpusDir: string;
@@ -88,7 +89,8 @@ export function evalCommand(): Command {
         stages: {
           dense: flags.dense,
           rerank: flags.rerank,
-          collection: { embedding: loc.embedding, reranker: loc.reranker, retrieval: loc.retrieval },
+          // Every config section, extraction limits included; the run's own chunk settings are passed explicitly.
+          collection: collectionSettings(loc.config),
         },
         latencyRuns: flags.latencyRuns,
         embeddingCacheFile: flags.embeddingCache === false ? undefined : join(cacheDir(), "eval-vectors.sqlite3"),

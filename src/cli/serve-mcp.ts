@@ -13,6 +13,7 @@ import { PathScrubber } from "../service/errors-to-http.js";
 import { createMcpServer } from "../service/mcp-server.js";
 import { createServiceContext } from "../service/service-context.js";
 import { action, collect, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
+import { collectionSettings } from "../collection-settings.js";
 
 interface ServeMcpFlags extends CommonFlags {
   baseDir?: string;
@@ -53,7 +54,7 @@ export function serveMcpCommand(): Command {
       const ctx = createServiceContext({
         indexDir: loc.indexDir,
         collection: loc.collection,
-        settings: { embedding: loc.embedding, reranker: loc.reranker, retrieval: loc.retrieval, chunking: loc.chunking, extraction: loc.extraction },
+        settings: collectionSettings(loc.config),
         baseDir: flags.baseDir,
         allowedRoots: flags.allowedRoot,
         allowPrivateNetwork: flags.allowPrivateNetwork,

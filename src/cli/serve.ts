@@ -10,6 +10,7 @@ import { isLoopbackHost } from "../service/http-guards.js";
 import { startRestServer } from "../service/rest-server.js";
 import { createServiceContext } from "../service/service-context.js";
 import { action, collect, intFlag, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
+import { collectionSettings } from "../collection-settings.js";
 
 interface ServeFlags extends CommonFlags {
   port: number;
@@ -68,7 +69,7 @@ export function serveCommand(): Command {
       const context = createServiceContext({
         indexDir: loc.indexDir,
         collection: loc.collection,
-        settings: { embedding: loc.embedding, reranker: loc.reranker, retrieval: loc.retrieval, chunking: loc.chunking, extraction: loc.extraction },
+        settings: collectionSettings(loc.config),
         baseDir: flags.baseDir,
         allowedRoots: flags.allowedRoot,
         allowPrivateNetwork: flags.allowPrivateNetwork,
