@@ -4,6 +4,7 @@
  */
 import { resolve } from "node:path";
 import { z } from "zod";
+import { MAX_CHUNK_SIZE, MIN_CHUNK_SIZE } from "../../ingest/chunker.js";
 import { emptySummary, type IngestOptions, type IngestSummary } from "../../ingest/ingest.js";
 import { isWithin, resolveContained } from "../../core/containment.js";
 import { GroundkitError } from "../../core/errors.js";
@@ -11,7 +12,6 @@ import { GroundkitError } from "../../core/errors.js";
 import { hasUrlScheme } from "../../net/url-shape.js";
 import { defineTool } from "../tool-definition.js";
 import { CollectionArg } from "./schemas.js";
-
 
 export const ingestTool = defineTool({
   name: "ingest",
@@ -29,9 +29,16 @@ export const ingestTool = defineTool({
     chunk_size: z
       .number()
       .int()
+      .min(MIN_CHUNK_SIZE)
+      .max(MAX_CHUNK_SIZE)
       .optional()
-      .describe("Re-chunk with this chunk size (code points); omitted: the collection's recorded chunking."),
-    chunk_overlap: z.number().int().optional().describe("Re-chunk with this overlap; omitted: the collection's recorded chunking."),
+      .describe(`Re-chunk with this chunk size (${MIN_CHUNK_SIZE}-${MAX_CHUNK_SIZE} code points); omitted: the collection's recorded chunking.`),
+    chunk_overlap: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("Re-chunk with this overlap (less than half the chunk size); omitted: the collection's recorded chunking."),
   }),
   output: z.looseObject({
     collection: z.string(),

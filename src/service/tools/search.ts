@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type { SearchOptions } from "../../collection.js";
 import { MAX_QUERY_CHARS, MAX_TOP_K } from "../../retrieve/query.js";
+import { MAX_FILTERS } from "../../retrieve/filters.js";
 import { SEARCH_MODES } from "../../retrieve/search-pipeline.js";
 import { defineTool } from "../tool-definition.js";
 import { CollectionArg, SearchHitOut } from "./schemas.js";
@@ -21,7 +22,7 @@ export const searchTool = defineTool({
     mode: z.enum(SEARCH_MODES).optional().describe("Retrieval mode (default bm25). dense and hybrid need a collection with vectors."),
     filters: z
       .array(z.string().min(1).max(512))
-      .max(32)
+      .max(MAX_FILTERS)
       .optional()
       .describe("Restrictions such as `path=guides/**`, `class=text`, `ext=md`, `tag=security` (all must hold)."),
     rerank: z.boolean().optional().describe("Rerank the candidates before returning them."),
