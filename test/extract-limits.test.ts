@@ -24,9 +24,8 @@ import { makePdf } from "./support/pdf-fixtures.js";
 
 const HANG_CHECK_MS = 30_000;
 /**
- * The memory budget of every call here: one worker heap size for the whole file,
- * so the worker is replaced only after a refusal (a replacement started from
- * TypeScript source takes seconds).
+ * The memory budget of every call here. The worker is replaced only after a
+ * refusal (a replacement started from TypeScript source takes seconds).
  */
 const MEMORY = { maxMemoryMb: 64 };
 const html = (s: string): Uint8Array => new TextEncoder().encode(s);

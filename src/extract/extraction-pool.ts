@@ -107,9 +107,13 @@ export class ExtractionPool {
     return run;
   }
 
-  /** A running worker with a `heapMb` heap (any heap when undefined). */
+  /**
+   * A running worker whose heap is at least `heapMb` (any heap when undefined).
+   * A larger heap is kept: each call's memory cap is enforced by the RSS sampler
+   * anyway, and replacing the worker would load the extractors again.
+   */
   private async ensureWorker(heapMb: number | undefined): Promise<void> {
-    if (this.worker !== undefined && (heapMb === undefined || this.workerHeapMb === heapMb)) return;
+    if (this.worker !== undefined && (heapMb === undefined || this.workerHeapMb >= heapMb)) return;
     this.stop();
     await this.stopping;
     this.spawn(heapMb ?? DEFAULT_EXTRACTION_LIMITS.maxMemoryMb);
