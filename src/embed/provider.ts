@@ -8,6 +8,7 @@
  * write or dense search compares identities with {@link sameIdentity}, so
  * vectors from two models are never mixed.
  */
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { GroundkitError } from "../core/errors.js";
 
@@ -344,4 +345,18 @@ export async function createBatchedProvider(spec: BatchedProviderSpec): Promise<
       await spec.close?.();
     },
   };
+}
+
+/** A positive-integer option of a local provider, or its default (library callers may skip the config schema). */
+export function positiveIntOption(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new GroundkitError("INVALID_CONFIG", `${name} must be a positive integer, got ${value}.`);
+  }
+  return value;
+}
+
+/** Threads a local model runs on by default: the machine's cores, at most two (what the defaults were measured with). */
+export function defaultLocalThreads(): number {
+  return Math.max(1, Math.min(2, availableParallelism()));
 }

@@ -77,7 +77,8 @@ export function openVectorCache(file: string): VectorCache {
       return {
         identity: provider.identity,
         embedQuery: (text) => provider.embedQuery(text),
-        close: () => provider.close?.() ?? Promise.resolve(),
+        // The provider is the process-wide one (embed/binding.ts): the cache does not own it, so never closes it.
+        close: () => Promise.resolve(),
         async embedDocuments(texts, onProgress) {
           const hashes = texts.map(textHash);
           const out = new Array<Float32Array | undefined>(texts.length);

@@ -11,10 +11,9 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { GroundkitError } from "../../core/errors.js";
-import { createBatchedProvider, l2Normalize, type EmbeddingProvider } from "../provider.js";
+import { createBatchedProvider, defaultLocalThreads, l2Normalize, positiveIntOption, type EmbeddingProvider } from "../provider.js";
 import { BERT_GRAPH_VERSION, buildBertGraph, type BertConfig } from "./bert-graph.js";
 import { cacheDir, writeFileAtomic } from "./cache-dir.js";
 import { readSafetensors } from "./safetensors.js";
@@ -100,14 +99,6 @@ async function openSession(
   return ort.InferenceSession.create(graph, options);
 }
 
-function positiveInt(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new GroundkitError("INVALID_CONFIG", `${name} must be a positive integer, got ${value}.`);
-  }
-  return value;
-}
-
 /** Run windows in padded batches, longest first; one pooled vector per window, in input order. */
 async function runWindows(ort: Ort, session: Session, windows: number[][], batchSize: number): Promise<Float32Array[]> {
   const order = windows.map((_, i) => i).sort((a, b) => windows[b]!.length - windows[a]!.length || a - b);
@@ -158,10 +149,10 @@ function meanOfWindows(vectors: Float32Array[]): Float32Array {
  *   await p.close?.();
  */
 export async function createMiniLMProvider(opts: MiniLMOptions = {}): Promise<EmbeddingProvider> {
-  const threads = positiveInt("threads", opts.threads, Math.max(1, Math.min(2, availableParallelism())));
-  const batchSize = positiveInt("batch_size", opts.batch_size, 16);
+  const threads = positiveIntOption("threads", opts.threads, defaultLocalThreads());
+  const batchSize = positiveIntOption("batch_size", opts.batch_size, 16);
   const window = opts.window ?? DEFAULT_WINDOW_POLICY;
-  const maxWindows = positiveInt("max_windows", opts.max_windows, DEFAULT_MAX_WINDOWS);
+  const maxWindows = positiveIntOption("max_windows", opts.max_windows, DEFAULT_MAX_WINDOWS);
   const files = await modelFiles();
   const source = `Local model ${MINILM_PACKAGE}`;
 
