@@ -37,15 +37,19 @@ describe("MiniLM graph cache", () => {
     expect(files).toEqual([`all-MiniLM-L6-v2-${hash}-bert-g1.onnx`]); // no temp file left behind
     const graph = join(cache.dir, "models", files[0]!);
     const size = statSync(graph).size;
+    // Every build writes a new file and renames it into place, so the inode tells a reuse from a rebuild.
+    const builtIno = statSync(graph).ino;
 
     const cached = await createMiniLMProvider({ cache_dir: cache.dir, threads: 1 });
     expect(Array.from(await cached.embedQuery("certificates renew before they expire"))).toEqual(Array.from(a));
     await cached.close?.();
+    expect(statSync(graph).ino, "the second provider rebuilt the graph instead of reusing it").toBe(builtIno);
 
     writeFileSync(graph, "not an onnx model");
     const rebuilt = await createMiniLMProvider({ cache_dir: cache.dir, threads: 1 });
     expect(Array.from(await rebuilt.embedQuery("certificates renew before they expire"))).toEqual(Array.from(a));
     await rebuilt.close?.();
     expect(statSync(graph).size).toBe(size);
+    expect(statSync(graph).ino, "the damaged graph was not rebuilt").not.toBe(builtIno);
   }, 120_000);
 });
