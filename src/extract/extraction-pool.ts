@@ -217,7 +217,7 @@ export class ExtractionPool {
 let shared: ExtractionPool | undefined;
 
 /** The process's extraction pool, created on first use (no worker starts before the first file). */
-export function getExtractionPool(): ExtractionPool {
+function getExtractionPool(): ExtractionPool {
   shared ??= new ExtractionPool();
   return shared;
 }

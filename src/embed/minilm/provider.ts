@@ -68,7 +68,7 @@ async function modelFiles(): Promise<ModelFiles> {
 }
 
 /** SHA-256 (first 12 hex digits) over weights, tokenizer and config, each framed by its role and size. */
-export function hashModelFiles(files: Record<"weights" | "tokenizer" | "config", Uint8Array>): string {
+function hashModelFiles(files: Record<"weights" | "tokenizer" | "config", Uint8Array>): string {
   const hash = createHash("sha256");
   for (const [role, bytes] of Object.entries(files)) {
     hash.update(`${role}\0${bytes.byteLength}\0`);
