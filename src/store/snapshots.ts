@@ -29,7 +29,11 @@ export class SnapshotStore {
 
   /** Write content to a temp file (not yet visible); returns a commit function that renames it into place. */
   async stage(documentId: string, content: string): Promise<{ commit: () => Promise<void>; abort: () => Promise<void> }> {
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    // The index dir exists (the collection is open in it); only the snapshots folder itself may be missing.
+    // Not recursive: a recursive mkdir can spin forever on file systems like /proc (store/index-dir.ts).
+    await mkdir(this.dir, { mode: 0o700 }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== "EEXIST") throw err;
+    });
     await this.refuseSymlink(this.dir);
     const final = this.path(documentId);
     const temp = `${final}.${process.pid}.${Date.now()}${TEMP_SUFFIX}`;
