@@ -115,7 +115,19 @@ describe("chunking recorded per collection", () => {
     expect(fingerprintOf("h", "text/1", { ...settings, chunkSize: 600 })).not.toBe(fingerprintOf("h", "text/1", settings));
   });
 
-  it("applies a config file's chunking to a new collection only", () => {
+  it("takes a config file's chunk_size for a new collection through the real CLI, and keeps the recorded one after", () => {
+    const config = join(corpus.dir, "chunk600.json");
+    writeFileSync(config, JSON.stringify({ chunk_size: 600, chunk_overlap: 60 }));
+    const args = ["ingest", corpus.docs, "--index-dir", corpus.indexDir, "--collection", "cconfig", "--json"];
+    const first = grk([...args, "--config", config], { cwd: corpus.dir });
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout).chunking).toMatchObject({ chunk_size: 600, chunk_overlap: 60, rechunked: false });
+    writeFileSync(config, JSON.stringify({ chunk_size: 900 }));
+    const later = grk([...args, "--config", config], { cwd: corpus.dir });
+    expect(JSON.parse(later.stdout).chunking).toMatchObject({ chunk_size: 600, chunk_overlap: 60, rechunked: false });
+  });
+
+  it("applies a config file's chunking to a new collection only (the decision)", () => {
     const recorded = { chunk_size: 512, chunk_overlap: 50, chunker_version: 1 };
     expect(decideChunking(null, {}, { chunkSize: 1000, chunkOverlap: 100 })).toMatchObject({ chunk_size: 1000, chunk_overlap: 100, rechunked: false });
     expect(decideChunking(recorded, {}, { chunkSize: 1000, chunkOverlap: 100 })).toMatchObject({ chunk_size: 512, rechunked: false });

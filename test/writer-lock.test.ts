@@ -83,14 +83,20 @@ describe("writer lock", () => {
     (await WriterLock.acquire(lockPath, { collection: "default", operation: "ingest", timeoutMs: 0 })).release();
   });
 
-  it("hands the lock to a waiter as soon as the holder releases it", async () => {
+  it("makes a second writer wait, and gives it the lock once the holder releases it", async () => {
     const held = await WriterLock.acquire(lockPath, { collection: "default", operation: "ingest", timeoutMs: 0 });
     let waited = false;
-    const next = WriterLock.acquire(lockPath, { collection: "default", operation: "ingest", timeoutMs: 20_000, onWait: () => (waited = true) });
-    await new Promise((r) => setTimeout(r, 150));
+    let acquired = false;
+    const next = WriterLock.acquire(lockPath, { collection: "default", operation: "ingest", timeoutMs: 20_000, onWait: () => (waited = true) }).then(
+      (lock) => ((acquired = true), lock),
+    );
     expect(waited).toBe(true);
+    // Still held: several polls go by without the waiter getting in.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(acquired).toBe(false);
     held.release();
     (await next).release();
+    expect(acquired).toBe(true);
   });
 
   it("is not wedged by a holder killed with SIGKILL", async () => {
