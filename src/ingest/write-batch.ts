@@ -46,7 +46,7 @@ export const DENSE_WRITE_BATCH_LIMITS: WriteBatchLimits = { ...DEFAULT_WRITE_BAT
 
 /** What a commit did, document by document. */
 export interface BatchOutcome {
-  written: Array<{ pending: PendingDocument; rowid: number }>;
+  written: Array<{ pending: PendingDocument }>;
   failed: Array<{ pending: PendingDocument; error: GroundkitError }>;
 }
 
@@ -111,7 +111,8 @@ export class WriteBatch {
       this.store.transaction(() => {
         for (const pending of batch) {
           try {
-            outcome.written.push({ pending, rowid: this.store.replaceDocument(pending.doc, pending.chunks, pending.vectors) });
+            this.store.replaceDocument(pending.doc, pending.chunks, pending.vectors);
+            outcome.written.push({ pending });
           } catch (err) {
             outcome.failed.push({ pending, error: toGroundkitError(err) });
           }

@@ -80,8 +80,6 @@ export interface ChunkFilter {
 
 /** What ingest needs to know of a stored document to skip or keep it: cheap to read. */
 export interface DocumentState {
-  /** The document row's integer id (stable until the document is replaced). */
-  rowid: number;
   fingerprint: string;
   base_dir: string | null;
 }
@@ -97,14 +95,14 @@ export interface DocumentRef {
 export interface Store {
   getDocumentBySource(source: string): StoredDocument | undefined;
   getDocument(documentId: string): StoredDocument | undefined;
-  /** The row id, fingerprint and base dir of the document at `source`, if any. */
+  /** The fingerprint and base dir of the document at `source`, if any. */
   documentState(source: string): DocumentState | undefined;
   /**
    * Replace (or insert) a document with its chunks (and their vectors, when
    * given) in ONE transaction, or in a savepoint of the caller's
-   * {@link Store.transaction}. Returns the new document row id.
+   * {@link Store.transaction}.
    */
-  replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: Float32Array[]): number;
+  replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: Float32Array[]): void;
   deleteDocument(documentId: string): boolean;
   /**
    * Run `fn` in one write transaction. Writes inside it become savepoints, so

@@ -126,7 +126,7 @@ export class SqliteStore implements Store {
     this.postings = new PostingsIndex(db);
     this.stmts = {
       docBySource: db.prepare("SELECT * FROM documents WHERE source = ?"),
-      docStateBySource: db.prepare("SELECT id AS rowid, fingerprint, base_dir FROM documents WHERE source = ?"),
+      docStateBySource: db.prepare("SELECT fingerprint, base_dir FROM documents WHERE source = ?"),
       docById: db.prepare("SELECT * FROM documents WHERE document_id = ?"),
       insertDoc: db.prepare(`INSERT INTO documents
         (document_id, source, source_class, extractor, base_dir, fingerprint, content_hash, content_length, ingested_at, metadata)
@@ -167,7 +167,7 @@ export class SqliteStore implements Store {
     return this.stmts.docStateBySource.get(source) as DocumentState | undefined;
   }
 
-  replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: Float32Array[]): number {
+  replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: Float32Array[]): void {
     if (vectors && vectors.length !== chunks.length) {
       throw new GroundkitError("INTERNAL", `${vectors.length} vectors for ${chunks.length} chunks.`);
     }
@@ -191,10 +191,9 @@ export class SqliteStore implements Store {
         upsertVectors(this.db, rows);
       }
       this.stmts.bumpGeneration.run();
-      return docRowid;
     });
     // Inside an open transaction better-sqlite3 runs this as a savepoint.
-    return tx.immediate();
+    tx.immediate();
   }
 
   transaction<T>(fn: () => T): T {
