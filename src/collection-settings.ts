@@ -18,7 +18,16 @@ export function collectionSettings(config: ConfigFile): CollectionSettings {
     embedding: config.embedding === undefined ? undefined : parseEmbeddingConfig(config.embedding),
     reranker: config.rerank === undefined ? undefined : parseRerankerConfig(config.rerank),
     retrieval: r
-      ? { denseMinScore: r.dense_min_score, rrfK: r.rrf_k, hybridWeights: r.hybrid_weights, rerankDepth: r.rerank_depth }
+      ? {
+          denseMinScore: r.dense_min_score,
+          rrfK: r.rrf_k,
+          hybridWeights: r.hybrid_weights,
+          fusion: r.fusion,
+          rankBonus: r.rrf_rank_bonus,
+          convexDenseWeight: r.convex_dense_weight,
+          hybridPool: r.hybrid_pool,
+          rerankDepth: r.rerank_depth,
+        }
       : undefined,
     chunking:
       config.chunk_size === undefined && config.chunk_overlap === undefined

@@ -2,7 +2,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { GroundkitError } from "../src/core/errors.js";
-import { DEFAULT_RRF_K, rrfFuse } from "../src/retrieve/fusion.js";
+import { DEFAULT_RRF_K, rrfFuse, withTopRankBonus } from "../src/retrieve/fusion.js";
+import { hybridPoolSize } from "../src/retrieve/hybrid.js";
+import { convexFuse } from "../src/retrieve/score-fusion.js";
 
 describe("rrfFuse", () => {
   it("sums weight / (k + rank) over lists", () => {
@@ -62,5 +64,74 @@ describe("rrfFuse", () => {
         expect(new Set(a.map((h) => h.id))).toEqual(everyId);
       }),
     );
+  });
+});
+
+describe("withTopRankBonus", () => {
+  it("lifts a side's first (+0.05) and second/third (+0.02) ids above ids both sides hold lower down", () => {
+    const lists = [{ ids: ["a", "x", "y", "b"] }, { ids: ["c", "d", "e", "b"] }];
+    const plain = rrfFuse(lists);
+    // "b" is 4th on both sides: plain RRF puts it first (2/64 > 1/61).
+    expect(plain[0]!.id).toBe("b");
+    const bonus = withTopRankBonus(plain, lists);
+    expect(bonus.slice(0, 2).map((h) => h.id)).toEqual(["a", "c"]);
+    expect(bonus.find((h) => h.id === "a")!.score).toBeCloseTo(1 / 61 + 0.05, 12);
+    expect(bonus.find((h) => h.id === "x")!.score).toBeCloseTo(1 / 62 + 0.02, 12);
+    expect(bonus.find((h) => h.id === "b")!.score).toBeCloseTo(2 / 64, 12);
+  });
+
+  it("gives one bonus per id (its best rank) and none from a side switched off", () => {
+    const lists = [{ ids: ["a", "b"] }, { ids: ["b", "a"], weight: 0 }];
+    const bonus = withTopRankBonus(rrfFuse(lists), lists);
+    expect(bonus.map((h) => [h.id, h.score])).toEqual([
+      ["a", 1 / 61 + 0.05],
+      ["b", 1 / 62 + 0.02],
+    ]);
+  });
+});
+
+describe("convexFuse", () => {
+  it("combines min-max normalised scores with the dense share w", () => {
+    const lexical = { ids: ["a", "b", "c"], scores: [12, 7, 2] };
+    const dense = { ids: ["c", "d"], scores: [0.9, 0.5] };
+    const fused = convexFuse(lexical, dense, 0.3);
+    const score = Object.fromEntries(fused.map((h) => [h.id, h.score]));
+    expect(score["a"]).toBeCloseTo(0.7, 12);
+    expect(score["b"]).toBeCloseTo(0.7 * 0.5, 12);
+    expect(score["c"]).toBeCloseTo(0.3, 12);
+    expect(score["d"]).toBeCloseTo(0, 12);
+    expect(fused.map((h) => h.id)).toEqual(["a", "b", "c", "d"]);
+  });
+
+  it("keeps score gaps RRF ignores: a runaway lexical winner stays first at w = 0.5", () => {
+    const lexical = { ids: ["a", "b"], scores: [30, 1] };
+    const dense = { ids: ["b", "a"], scores: [0.62, 0.6] };
+    expect(convexFuse(lexical, dense, 0.5)[0]!.id).toBe("a");
+    // RRF sees only the ranks: a tie, broken by id.
+    const rrf = rrfFuse([{ ids: lexical.ids }, { ids: dense.ids }]);
+    expect(rrf[0]!.score).toBe(rrf[1]!.score);
+  });
+
+  it("scales a pool of equal scores to 1, keeps an id's first score, and is exact at w = 0 and w = 1", () => {
+    expect(convexFuse({ ids: ["a", "a"], scores: [5, 1] }, { ids: [], scores: [] }, 0)).toEqual([{ id: "a", score: 1 }]);
+    const lexical = { ids: ["a", "b"], scores: [2, 1] };
+    const dense = { ids: ["b", "a"], scores: [0.8, 0.4] };
+    expect(convexFuse(lexical, dense, 0).map((h) => h.id)).toEqual(["a", "b"]);
+    expect(convexFuse(lexical, dense, 1).map((h) => h.id)).toEqual(["b", "a"]);
+  });
+
+  it("rejects a dense share outside [0, 1]", () => {
+    const empty = { ids: [], scores: [] };
+    expect(() => convexFuse(empty, empty, 1.5)).toThrow(GroundkitError);
+    expect(() => convexFuse(empty, empty, Number.NaN)).toThrow(GroundkitError);
+  });
+});
+
+describe("hybridPoolSize", () => {
+  it("defaults to max(50, 4k) and a configured pool never drops below k", () => {
+    expect(hybridPoolSize(10)).toBe(50);
+    expect(hybridPoolSize(20)).toBe(80);
+    expect(hybridPoolSize(10, 200)).toBe(200);
+    expect(hybridPoolSize(30, 5)).toBe(30);
   });
 });

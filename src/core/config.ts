@@ -45,6 +45,10 @@ const ConfigFileSchema = z
         dense_min_score: z.number().min(-1).max(1).optional(),
         rrf_k: z.number().positive().optional(),
         hybrid_weights: z.object({ lexical: z.number().min(0).optional(), dense: z.number().min(0).optional() }).strict().optional(),
+        fusion: z.enum(["rrf", "convex"]).optional(),
+        rrf_rank_bonus: z.boolean().optional(),
+        convex_dense_weight: z.number().min(0).max(1).optional(),
+        hybrid_pool: z.number().int().min(1).max(1000).optional(),
         rerank_depth: z.number().int().min(1).max(1000).optional(),
       })
       .strict()

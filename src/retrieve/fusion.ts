@@ -18,6 +18,11 @@ export interface FusedHit {
   score: number;
 }
 
+/** Best score first; ties by id in code-unit order, so an order is fully determined by its scores. */
+export function byScoreThenId(a: FusedHit, b: FusedHit): number {
+  return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
 /** The customary RRF constant. */
 export const DEFAULT_RRF_K = 60;
 
@@ -58,5 +63,29 @@ export function rrfFuse(lists: ReadonlyArray<RankedList>, k: number = DEFAULT_RR
   return [...votes]
     // Summing the votes in sorted order makes the score independent of the order of the lists.
     .map(([id, v]) => ({ id, score: v.sort((a, b) => a - b).reduce((sum, x) => sum + x, 0) }))
-    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    .sort(byScoreThenId);
+}
+
+/** qmd's top-rank bonus, on the scale of RRF votes (1/(k + rank) ≈ 0.016 at k = 60). */
+const TOP_RANK_BONUS = { first: 0.05, second_third: 0.02 } as const;
+
+/**
+ * Add a bonus to ids a list ranks at the very top (rank 1: +0.05, ranks 2–3:
+ * +0.02, the best one over all lists), as qmd does, so a hit one retriever is
+ * sure of is not outvoted by ids both lists hold lower down; then re-sort.
+ */
+export function withTopRankBonus(fused: readonly FusedHit[], lists: ReadonlyArray<RankedList>): FusedHit[] {
+  const best = new Map<string, number>();
+  for (const list of lists) {
+    if ((list.weight ?? 1) === 0) continue;
+    const top = [...new Set(list.ids)].slice(0, 3);
+    top.forEach((id, i) => best.set(id, Math.min(best.get(id) ?? Infinity, i + 1)));
+  }
+  return fused
+    .map((h) => {
+      const rank = best.get(h.id);
+      const bonus = rank === 1 ? TOP_RANK_BONUS.first : rank !== undefined ? TOP_RANK_BONUS.second_third : 0;
+      return { id: h.id, score: h.score + bonus };
+    })
+    .sort(byScoreThenId);
 }

@@ -1,26 +1,56 @@
 /**
- * Hybrid retrieval: reciprocal-rank fusion of a deep lexical pool and a deep
- * dense pool. It abstains — returns nothing — when no query term occurs
- * lexically and the best dense hit is under the dense threshold: a page of
- * unrelated nearest neighbours is noise, and saying "nothing matched" lets the
- * caller abstain.
+ * Hybrid retrieval: fusion of a deep lexical pool and a deep dense pool, by
+ * reciprocal rank (the default) or by a convex combination of normalised
+ * scores. It abstains — returns nothing — when no query term occurs lexically
+ * and the best dense hit is under the dense threshold: a page of unrelated
+ * nearest neighbours is noise, and saying "nothing matched" lets the caller
+ * abstain.
  */
 import type { ScoredChunk } from "../store/store.js";
-import { DEFAULT_RRF_K, rrfFuse } from "./fusion.js";
+import { DEFAULT_RRF_K, rrfFuse, withTopRankBonus, type FusedHit, type RankedList } from "./fusion.js";
+import { convexFuse } from "./score-fusion.js";
+
+/** How the two pools are combined. */
+export const FUSION_METHODS = ["rrf", "convex"] as const;
+export type FusionMethod = (typeof FUSION_METHODS)[number];
+
+/** Dense share of a convex combination when none is configured. */
+export const DEFAULT_CONVEX_DENSE_WEIGHT = 0.5;
 
 export interface HybridOptions {
+  fusion?: FusionMethod | undefined;
   rrfK?: number | undefined;
   weights?: { lexical?: number | undefined; dense?: number | undefined } | undefined;
+  /** RRF only: qmd's bonus for ids a side ranks 1st–3rd. */
+  rankBonus?: boolean | undefined;
+  /** Convex only: the dense share w of `w · dense + (1 − w) · lexical`. */
+  convexDenseWeight?: number | undefined;
 }
 
-/** Candidate pool per side for a hybrid search returning `topK`. */
-export function hybridPoolSize(topK: number): number {
-  return Math.max(50, 4 * topK);
+/** Candidate pool per side for a hybrid search returning `topK`; `configured` deepens (never shrinks below topK). */
+export function hybridPoolSize(topK: number, configured?: number): number {
+  return configured === undefined ? Math.max(50, 4 * topK) : Math.max(topK, configured);
+}
+
+function fuseIds(lexical: ScoredChunk[], dense: ScoredChunk[], opts: HybridOptions): FusedHit[] {
+  if (opts.fusion === "convex") {
+    return convexFuse(
+      { ids: lexical.map((c) => c.chunk_id), scores: lexical.map((c) => c.score) },
+      { ids: dense.map((c) => c.chunk_id), scores: dense.map((c) => c.score) },
+      opts.convexDenseWeight ?? DEFAULT_CONVEX_DENSE_WEIGHT,
+    );
+  }
+  const lists: RankedList[] = [
+    { ids: lexical.map((c) => c.chunk_id), weight: opts.weights?.lexical ?? 1 },
+    { ids: dense.map((c) => c.chunk_id), weight: opts.weights?.dense ?? 1 },
+  ];
+  const fused = rrfFuse(lists, opts.rrfK ?? DEFAULT_RRF_K);
+  return opts.rankBonus ? withTopRankBonus(fused, lists) : fused;
 }
 
 /**
  * Fuse the two pools (dense already thresholded) into the top `topK`, with the
- * fused RRF score as each hit's score.
+ * fused score as each hit's score.
  */
 export function fuseHybrid(
   lexical: ScoredChunk[],
@@ -31,12 +61,7 @@ export function fuseHybrid(
   if (lexical.length === 0 && dense.length === 0) return [];
   const byId = new Map<string, ScoredChunk>();
   for (const c of [...lexical, ...dense]) if (!byId.has(c.chunk_id)) byId.set(c.chunk_id, c);
-  const fused = rrfFuse(
-    [
-      { ids: lexical.map((c) => c.chunk_id), weight: opts.weights?.lexical ?? 1 },
-      { ids: dense.map((c) => c.chunk_id), weight: opts.weights?.dense ?? 1 },
-    ],
-    opts.rrfK ?? DEFAULT_RRF_K,
-  );
-  return fused.slice(0, topK).map((f) => ({ ...byId.get(f.id)!, score: f.score }));
+  return fuseIds(lexical, dense, opts)
+    .slice(0, topK)
+    .map((f) => ({ ...byId.get(f.id)!, score: f.score }));
 }

@@ -8,7 +8,7 @@ import type { EmbeddingProvider } from "../embed/provider.js";
 import type { ScoredChunk, Store } from "../store/store.js";
 import { denseSearch } from "./dense.js";
 import { parseFilters, toChunkFilter } from "./filters.js";
-import { fuseHybrid, hybridPoolSize } from "./hybrid.js";
+import { fuseHybrid, hybridPoolSize, type FusionMethod } from "./hybrid.js";
 import { lexicalSearch } from "./lexical.js";
 import { DEFAULT_RERANK_DEPTH, rerankChunks } from "./rerank-stage.js";
 import type { Reranker } from "./rerank/reranker.js";
@@ -25,6 +25,14 @@ export interface RetrievalSettings {
   rrfK?: number | undefined;
   /** Per-side fusion weights [1, 1]. */
   hybridWeights?: { lexical?: number | undefined; dense?: number | undefined } | undefined;
+  /** How hybrid combines its pools [rrf]. */
+  fusion?: FusionMethod | undefined;
+  /** RRF only: add qmd's top-rank bonus [false]. */
+  rankBonus?: boolean | undefined;
+  /** Convex only: the dense share of the combination [0.5]. */
+  convexDenseWeight?: number | undefined;
+  /** Candidates per side for hybrid [max(50, 4 × depth)]. */
+  hybridPool?: number | undefined;
   /** First-stage candidates the cross-encoder rescores [50]. */
   rerankDepth?: number | undefined;
 }
@@ -63,10 +71,16 @@ export async function rankChunks(sources: RankSources, query: string, limit: num
     if (mode === "dense") {
       rows = await denseSearch(store, provider, query, depth, denseOpts);
     } else {
-      const pool = hybridPoolSize(depth);
+      const pool = hybridPoolSize(depth, settings.hybridPool);
       const lexical = lexicalSearch(store, query, pool, filter);
       const dense = await denseSearch(store, provider, query, pool, denseOpts);
-      rows = fuseHybrid(lexical, dense, depth, { rrfK: settings.rrfK, weights: settings.hybridWeights });
+      rows = fuseHybrid(lexical, dense, depth, {
+        fusion: settings.fusion,
+        rrfK: settings.rrfK,
+        weights: settings.hybridWeights,
+        rankBonus: settings.rankBonus,
+        convexDenseWeight: settings.convexDenseWeight,
+      });
     }
   }
   return reranker ? rerankChunks(reranker, query, rows, limit) : rows.slice(0, limit);
