@@ -1,0 +1,102 @@
+/**
+ * Spans for the work an operator wants to see: ingest, search, verify, answer
+ * and the service's tool calls, through `@opentelemetry/api` only. Until an SDK
+ * is registered (tracing-setup.ts, when the user turns tracing on) every call
+ * here reaches the API's no-op tracer, which allocates nothing per span worth
+ * measuring (docs/operations.md has the bench before and after).
+ *
+ * Attributes are counts, names and verdicts: never document text, queries,
+ * paths or secrets (a span leaves the machine).
+ */
+import { SpanStatusCode, trace, type Attributes, type Span } from "@opentelemetry/api";
+import { GroundkitError } from "../core/errors.js";
+
+/** The instrumentation scope every groundkit span is created under. */
+export const TRACER_NAME = "groundkit";
+
+/** Attribute names, once, so spans of different layers agree. */
+export const ATTR = {
+  collection: "groundkit.collection",
+  mode: "groundkit.search.mode",
+  topK: "groundkit.search.top_k",
+  rerank: "groundkit.search.rerank",
+  verify: "groundkit.search.verify",
+  filters: "groundkit.search.filters",
+  terms: "groundkit.search.terms",
+  hits: "groundkit.search.hits",
+  candidates: "groundkit.search.candidates",
+  verdict: "groundkit.verify.verdict",
+  sourceClass: "groundkit.source_class",
+  requestId: "groundkit.request_id",
+  tool: "groundkit.tool",
+  transport: "groundkit.transport",
+  errorCode: "groundkit.error.code",
+} as const;
+
+/**
+ * Run `fn` inside a span named `name` that is the active span for everything
+ * `fn` awaits, so nested stages become its children. A thrown error is
+ * recorded (its groundkit code, never its message, which may quote input) and
+ * rethrown; the span ends on every path. Works for sync and async `fn`.
+ *
+ * @example
+ *   const rows = withSpan("groundkit.search.lexical", {}, (span) => {
+ *     const rows = store.searchLexical(terms, limit);
+ *     span.setAttribute(ATTR.hits, rows.length);
+ *     return rows;
+ *   });
+ */
+export function withSpan<T>(name: string, attributes: Attributes, fn: (span: Span) => T): T {
+  return trace.getTracer(TRACER_NAME).startActiveSpan(name, { attributes }, (span) => {
+    let result: T;
+    try {
+      result = fn(span);
+    } catch (err) {
+      failSpan(span, err);
+      span.end();
+      throw err;
+    }
+    if (isPromise(result)) {
+      return result.then(
+        (value) => {
+          span.end();
+          return value;
+        },
+        (err: unknown) => {
+          failSpan(span, err);
+          span.end();
+          throw err;
+        },
+      ) as T;
+    }
+    span.end();
+    return result;
+  });
+}
+
+/**
+ * Count verdicts onto a span as `groundkit.verify.verified` / `.drifted` /
+ * `.unresolvable` (for a search with verify, or an answer's citations).
+ */
+export function recordVerdicts(span: Span, verdicts: Iterable<string | undefined>): void {
+  if (!span.isRecording()) return;
+  const counts: Record<string, number> = { verified: 0, drifted: 0, unresolvable: 0 };
+  for (const v of verdicts) if (v !== undefined) counts[v] = (counts[v] ?? 0) + 1;
+  for (const [verdict, n] of Object.entries(counts)) span.setAttribute(`groundkit.verify.${verdict}`, n);
+}
+
+/** The active span's trace id, when a recording span is active (for log lines). */
+export function activeTraceId(): string | undefined {
+  const span = trace.getActiveSpan();
+  return span?.isRecording() ? span.spanContext().traceId : undefined;
+}
+
+function failSpan(span: Span, err: unknown): void {
+  const code = err instanceof GroundkitError ? err.code : "INTERNAL";
+  span.setAttribute(ATTR.errorCode, code);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: code });
+}
+
+function isPromise<T>(value: T): value is T & Promise<Awaited<T>> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
+}
