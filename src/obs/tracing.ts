@@ -85,6 +85,52 @@ export function recordVerdicts(span: Span, verdicts: Iterable<string | undefined
   for (const [verdict, n] of Object.entries(counts)) span.setAttribute(`groundkit.verify.${verdict}`, n);
 }
 
+/** What an answer span says about the answer (names and counts; never the question, the prompt or the reply). */
+export interface AnswerSpanAttributes {
+  collection: string;
+  /** Retrieval mode of the passages (bm25, dense, hybrid). */
+  mode?: string | undefined;
+  /** Chat provider identity, e.g. `openai-compatible:llama3` (never a key or an authenticated URL). */
+  provider?: string | undefined;
+}
+
+/** What the answer reports once it is done. */
+export interface AnswerOutcome {
+  /** Passages given to the model. */
+  passages: number;
+  /** The verdict of each citation the answer kept. */
+  verdicts: Iterable<string | undefined>;
+  /** True when the answer abstained (nothing grounded enough to say). */
+  abstained?: boolean | undefined;
+}
+
+/**
+ * The span of one `grk answer` / answer tool call, named `groundkit.answer`:
+ * the search it runs and the verifications of its citations become its
+ * children. Call `done` with the outcome before returning.
+ *
+ * @example
+ *   return withAnswerSpan({ collection: col.name, mode, provider: chat.identity }, async (done) => {
+ *     const hits = await col.search(question, { mode, verify: true });
+ *     const answer = await generate(hits);
+ *     done({ passages: hits.length, verdicts: answer.citations.map((c) => c.verification.verdict), abstained: answer.abstained });
+ *     return answer;
+ *   });
+ */
+export function withAnswerSpan<T>(attributes: AnswerSpanAttributes, fn: (done: (outcome: AnswerOutcome) => void) => Promise<T>): Promise<T> {
+  const attrs: Attributes = { [ATTR.collection]: attributes.collection };
+  if (attributes.mode !== undefined) attrs[ATTR.mode] = attributes.mode;
+  if (attributes.provider !== undefined) attrs["groundkit.answer.provider"] = attributes.provider;
+  return withSpan("groundkit.answer", attrs, (span) =>
+    fn((outcome) => {
+      if (!span.isRecording()) return;
+      span.setAttribute("groundkit.answer.passages", outcome.passages);
+      if (outcome.abstained !== undefined) span.setAttribute("groundkit.answer.abstained", outcome.abstained);
+      recordVerdicts(span, outcome.verdicts);
+    }),
+  );
+}
+
 /** The active span's trace id, when a recording span is active (for log lines). */
 export function activeTraceId(): string | undefined {
   const span = trace.getActiveSpan();
