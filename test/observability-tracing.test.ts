@@ -73,7 +73,10 @@ describe("tracing over OTLP/HTTP", () => {
     expect(receiver.requests.every((r) => r.path === "/v1/traces" && r.contentType.startsWith("application/json"))).toBe(true);
   });
 
-  it("a search through grk serve arrives as one trace carrying the request id of the JSON access log", async () => {
+  it("a search through grk serve continues the caller's trace and carries the request id of the JSON access log", async () => {
+    // The caller's W3C trace context: the tool call's span must join this trace, under this span.
+    const callerTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const callerSpan = "00f067aa0ba902b7";
     const { url, child } = await grkServe(["--port", "0", "--log-format", "json"], { cwd: dir, env: tracingEnv() });
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
@@ -82,7 +85,7 @@ describe("tracing over OTLP/HTTP", () => {
     try {
       const res = await fetch(`${url}/v1/search`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", traceparent: `00-${callerTrace}-${callerSpan}-01` },
         body: JSON.stringify({ query: QUERY, verify: true, top_k: 3 }),
       });
       expect(res.status).toBe(200);
@@ -97,7 +100,7 @@ describe("tracing over OTLP/HTTP", () => {
 
     const tool = receiver.spans.find((s) => s.name === "groundkit.tool.search" && s.attributes["groundkit.request_id"] === requestId)!;
     expect(tool.attributes).toMatchObject({ "groundkit.tool": "search", "groundkit.transport": "rest" });
-    expect(tool.parentSpanId).toBe("");
+    expect([tool.traceId, tool.parentSpanId]).toEqual([callerTrace, callerSpan]);
     const trace = receiver.spans.filter((s) => s.traceId === tool.traceId);
     const byName = (name: string) => trace.filter((s) => s.name === name);
     const search = byName("groundkit.search")[0]!;

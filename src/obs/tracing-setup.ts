@@ -10,7 +10,7 @@
  * timeout and compression variables itself; the resource reads OTEL_SERVICE_NAME and
  * OTEL_RESOURCE_ATTRIBUTES.
  */
-import { context, diag, DiagLogLevel, trace } from "@opentelemetry/api";
+import { context, diag, DiagLogLevel, propagation, trace } from "@opentelemetry/api";
 import { GroundkitError } from "../core/errors.js";
 
 /** A started (or not) tracing pipeline; `shutdown` flushes what is queued. */
@@ -70,12 +70,14 @@ export async function startTracingFromEnv(opts: { serviceVersion: string; warn: 
   if (!tracingRequested(env)) return OFF;
   const sampler = await samplerFromEnv(env);
   const bsp = batchOptionsFromEnv(env);
-  const [{ TracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, resources, { AsyncLocalStorageContextManager }] = await Promise.all([
-    import("@opentelemetry/sdk-trace"),
-    import("@opentelemetry/exporter-trace-otlp-http"),
-    import("@opentelemetry/resources"),
-    import("@opentelemetry/context-async-hooks"),
-  ]);
+  const [{ TracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, resources, { AsyncLocalStorageContextManager }, { W3CTraceContextPropagator }] =
+    await Promise.all([
+      import("@opentelemetry/sdk-trace"),
+      import("@opentelemetry/exporter-trace-otlp-http"),
+      import("@opentelemetry/resources"),
+      import("@opentelemetry/context-async-hooks"),
+      import("@opentelemetry/core"),
+    ]);
   diag.setLogger(
     {
       error: (m) => opts.warn(`tracing: ${m}`),
@@ -97,6 +99,8 @@ export async function startTracingFromEnv(opts: { serviceVersion: string; warn: 
   // Spans nest across awaits only with a context manager that follows async work.
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   trace.setGlobalTracerProvider(provider);
+  // A caller's `traceparent` header continues its trace into the server's spans.
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   return {
     enabled: true,
     shutdown: async () => {
@@ -106,6 +110,7 @@ export async function startTracingFromEnv(opts: { serviceVersion: string; warn: 
         opts.warn(`tracing: spans could not be flushed: ${err instanceof Error ? err.message : String(err)}`);
       }
       trace.disable();
+      propagation.disable();
       context.disable();
       diag.disable();
     },

@@ -8,7 +8,7 @@
  * Attributes are counts, names and verdicts: never document text, queries,
  * paths or secrets (a span leaves the machine).
  */
-import { SpanStatusCode, trace, type Attributes, type Span } from "@opentelemetry/api";
+import { context, propagation, SpanStatusCode, trace, type Attributes, type Context, type Span } from "@opentelemetry/api";
 import { GroundkitError } from "../core/errors.js";
 
 /** The instrumentation scope every groundkit span is created under. */
@@ -46,8 +46,8 @@ export const ATTR = {
  *     return rows;
  *   });
  */
-export function withSpan<T>(name: string, attributes: Attributes, fn: (span: Span) => T): T {
-  return trace.getTracer(TRACER_NAME).startActiveSpan(name, { attributes }, (span) => {
+export function withSpan<T>(name: string, attributes: Attributes, fn: (span: Span) => T, parent: Context = context.active()): T {
+  return trace.getTracer(TRACER_NAME).startActiveSpan(name, { attributes }, parent, (span) => {
     let result: T;
     try {
       result = fn(span);
@@ -129,6 +129,15 @@ export function withAnswerSpan<T>(attributes: AnswerSpanAttributes, fn: (done: (
       recordVerdicts(span, outcome.verdicts);
     }),
   );
+}
+
+/**
+ * The context an incoming request's `traceparent` / `tracestate` headers name
+ * (W3C Trace Context), so a caller's trace continues here; the active context
+ * when tracing is off or the headers carry none.
+ */
+export function contextFromHeaders(headers: Record<string, string | string[] | undefined>): Context {
+  return propagation.extract(context.active(), headers);
 }
 
 /** The active span's trace id, when a recording span is active (for log lines). */

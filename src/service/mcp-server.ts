@@ -43,6 +43,8 @@ export interface McpServerOptions {
   transport: Transport;
   /** The server's metrics (serve's /mcp). */
   metrics?: ServerMetrics | undefined;
+  /** The HTTP request's headers (serve's /mcp), for a caller's `traceparent`. */
+  headers?: Record<string, string | string[] | undefined> | undefined;
   /** Told each call's tool name and trace id (for the HTTP access log). */
   onToolCall?: ((tool: string, traceId: string | undefined) => void) | undefined;
 }
@@ -82,6 +84,7 @@ function registerTool(server: McpServer, tool: ToolDefinition, ctx: ServiceConte
         transport: opts.transport,
         requestId,
         metrics: opts.metrics,
+        headers: opts.headers,
         onTrace: (id: string) => {
           traceId = id;
           opts.onToolCall?.(tool.name, id);

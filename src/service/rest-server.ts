@@ -197,6 +197,7 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
       requestId: req.id,
       transport: "mcp-http",
       metrics,
+      headers: req.headers,
       onToolCall: (tool, traceId) => {
         note.tool = tool;
         if (traceId) note.traceId = traceId;
@@ -275,6 +276,7 @@ function registerRoute(
         transport: "rest",
         requestId: req.id,
         metrics: observe.metrics,
+        headers: req.headers,
         onTrace: (traceId) => (note.traceId = traceId),
       });
       if (reply.sent) return reply;

@@ -5,7 +5,7 @@
  * returned and the ingest counts it reports in the server's metrics.
  */
 import type { IngestCounts, ServerMetrics, Transport } from "../obs/server-metrics.js";
-import { ATTR, withSpan } from "../obs/tracing.js";
+import { ATTR, contextFromHeaders, withSpan } from "../obs/tracing.js";
 import type { ServiceContext } from "./service-context.js";
 import { runTool, type ToolDefinition } from "./tool-registry.js";
 
@@ -15,6 +15,8 @@ export interface ToolCallScope {
   requestId: string;
   /** The server's metrics (`grk serve`); serve-mcp has none. */
   metrics?: ServerMetrics | undefined;
+  /** The HTTP request's headers: a W3C `traceparent` among them makes the call's span a child of the caller's. */
+  headers?: Record<string, string | string[] | undefined> | undefined;
   /** Told the trace id once the call's span exists (a recording one only), for the access log. */
   onTrace?: ((traceId: string) => void) | undefined;
 }
@@ -27,6 +29,7 @@ export interface ToolCallScope {
  */
 export async function callTool(tool: ToolDefinition, raw: unknown, ctx: ServiceContext, scope: ToolCallScope): Promise<Record<string, unknown>> {
   const attributes = { [ATTR.tool]: tool.name, [ATTR.transport]: scope.transport, [ATTR.requestId]: scope.requestId };
+  const parent = scope.headers ? contextFromHeaders(scope.headers) : undefined;
   return withSpan(`groundkit.tool.${tool.name}`, attributes, async (span) => {
     if (span.isRecording()) scope.onTrace?.(span.spanContext().traceId);
     const started = performance.now();
@@ -39,7 +42,7 @@ export async function callTool(tool: ToolDefinition, raw: unknown, ctx: ServiceC
       scope.metrics?.toolCall(tool.name, scope.transport, "error", (performance.now() - started) / 1000);
       throw err;
     }
-  });
+  }, parent);
 }
 
 /**
