@@ -142,6 +142,17 @@ describe("turning tracing on", () => {
     expect(tracingRequested({ OTEL_TRACES_EXPORTER: "otlp" })).toBe(true);
   });
 
+  it("a collector that is down costs a warning, not the command's result or its exit", async () => {
+    // A port that was just free: nothing listens on it.
+    const gone = await startOtlpReceiver();
+    await gone.close();
+    const res = grk(["search", "quokka", "--json"], { cwd: dir, env: { ...tracingEnv(), OTEL_EXPORTER_OTLP_ENDPOINT: gone.url } });
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout).results.length).toBe(1);
+    expect(res.stderr).toMatch(/^warning: tracing: /m);
+    expect(res.stderr).not.toMatch(/zanzibar|quokka/i);
+  });
+
   it("refuses an exporter or protocol it cannot send with a typed error, through the real CLI", () => {
     const bad = grk(["collections"], { cwd: dir, env: { OTEL_TRACES_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" } });
     expect(bad.code).toBe(2);

@@ -69,6 +69,7 @@ if (tracing) {
       throw err;
     }
   } finally {
-    await tracing.shutdown();
+    // The work is done; an exporter still retrying an absent collector must not keep the command running.
+    if (!(await tracing.shutdown())) process.exit(process.exitCode ?? 0);
   }
 }

@@ -13,15 +13,22 @@
 import { context, diag, DiagLogLevel, propagation, trace } from "@opentelemetry/api";
 import { GroundkitError } from "../core/errors.js";
 
-/** A started (or not) tracing pipeline; `shutdown` flushes what is queued. */
+/**
+ * A started (or not) tracing pipeline; `shutdown` flushes what is queued and
+ * says whether it finished (false: the exporter is still retrying a collector
+ * that does not answer, and its timers would hold the process open).
+ */
 export interface TracingHandle {
   enabled: boolean;
-  shutdown(): Promise<void>;
+  shutdown(): Promise<boolean>;
 }
 
 type Env = Record<string, string | undefined>;
 
-const OFF: TracingHandle = { enabled: false, shutdown: async () => {} };
+const OFF: TracingHandle = { enabled: false, shutdown: async () => true };
+
+/** How long a command's exit waits for its last spans to be sent. */
+const FLUSH_BUDGET_MS = 3000;
 
 /**
  * Whether the environment turns tracing on: `OTEL_TRACES_EXPORTER=otlp`, or an
@@ -104,15 +111,30 @@ export async function startTracingFromEnv(opts: { serviceVersion: string; warn: 
   return {
     enabled: true,
     shutdown: async () => {
+      // A collector that is down makes the exporter retry with backoff for up to its timeout (10 s):
+      // a command's exit waits a bounded time for the last spans, not that long.
+      let timer: NodeJS.Timeout | undefined;
+      const budget = new Promise<"late">((resolve) => {
+        timer = setTimeout(() => resolve("late"), FLUSH_BUDGET_MS);
+        timer.unref();
+      });
+      let finished = true;
       try {
-        await provider.shutdown();
+        const outcome = await Promise.race([provider.shutdown(), budget]);
+        if (outcome === "late") {
+          finished = false;
+          opts.warn(`tracing: spans not flushed within ${FLUSH_BUDGET_MS} ms were dropped (is the collector at OTEL_EXPORTER_OTLP_ENDPOINT up?)`);
+        }
       } catch (err) {
         opts.warn(`tracing: spans could not be flushed: ${err instanceof Error ? err.message : String(err)}`);
+      } finally {
+        clearTimeout(timer);
       }
       trace.disable();
       propagation.disable();
       context.disable();
       diag.disable();
+      return finished;
     },
   };
 }
