@@ -33,7 +33,9 @@ import type { EmbeddingConfig } from "./embed/registry.js";
 import { resolveExtractionLimits, type ExtractionLimits } from "./extract/limits.js";
 import { createReranker, type RerankerConfig } from "./retrieve/rerank/registry.js";
 import type { Reranker } from "./retrieve/rerank/reranker.js";
-import { checkQuery, checkTopK } from "./retrieve/query.js";
+import { checkQuery, checkTopK, DEFAULT_TOP_K } from "./retrieve/query.js";
+import { ATTR, recordVerdicts, withSpan } from "./obs/tracing.js";
+import { INGEST_SPANS, recordIngestSummary } from "./ingest/ingest-tracing.js";
 import { rankChunks, type RetrievalSettings, type SearchMode } from "./retrieve/search-pipeline.js";
 import { SqliteStore } from "./store/sqlite/sqlite-store.js";
 import { withWriterLock, WriterLock, type LockHolder } from "./store/sqlite/writer-lock.js";
@@ -257,7 +259,8 @@ export class Collection {
     inputs: string[],
     opts: Partial<IngestOptions> & DenseIngestOptions & LockWaitOptions = {},
   ): Promise<IngestSummary> {
-    return this.writing("ingest", opts, async () => {
+    const attributes = { [ATTR.collection]: this.name, "groundkit.ingest.dense": opts.dense ?? false, "groundkit.ingest.inputs": inputs.length };
+    return withSpan(INGEST_SPANS.run, attributes, (span) => this.writing("ingest", opts, async () => {
       // Decided under the lock: the recorded chunking is what the previous writer left.
       const chunking = decideChunking(
         parseRecordedChunking(this.store.getMeta("chunker")),
@@ -284,8 +287,9 @@ export class Collection {
       this.store.setMeta("chunker", recordChunking(chunking));
       summary.chunking = chunking;
       if (provider) summary.vectors_written += await this.backfillVectors(provider, opts.onEmbedProgress);
+      recordIngestSummary(span, summary);
       return summary;
-    });
+    }));
   }
 
   /** Embed every chunk that has no vector yet, in batches (each batch its own transaction). */
@@ -295,7 +299,9 @@ export class Collection {
     for (;;) {
       const batch = this.store.chunksMissingVectors(BACKFILL_BATCH);
       if (batch.length === 0) return written;
-      const vectors = await provider.embedDocuments(batch.map((b) => b.text));
+      const vectors = await withSpan(INGEST_SPANS.embed, { "groundkit.ingest.backfill": batch.length }, () =>
+        provider.embedDocuments(batch.map((b) => b.text)),
+      );
       this.store.writeVectors(batch.map((b, i) => ({ rowid: b.rowid, vector: vectors[i]! })));
       written += batch.length;
       onProgress?.(written, total);
@@ -328,6 +334,22 @@ export class Collection {
 
   /** Search; each hit carries its citation (and a fresh verdict with `verify`). */
   async search(query: string, opts: SearchOptions = {}): Promise<SearchHit[]> {
+    const attributes = {
+      [ATTR.collection]: this.name,
+      [ATTR.mode]: opts.mode ?? "bm25",
+      [ATTR.topK]: opts.topK ?? DEFAULT_TOP_K,
+      [ATTR.rerank]: opts.rerank ?? false,
+      [ATTR.verify]: opts.verify ?? false,
+      [ATTR.filters]: opts.filters?.length ?? 0,
+    };
+    return withSpan("groundkit.search", attributes, async (span) => {
+      const hits = await this.searchUntraced(query, opts);
+      span.setAttribute(ATTR.hits, hits.length);
+      return hits;
+    });
+  }
+
+  private async searchUntraced(query: string, opts: SearchOptions): Promise<SearchHit[]> {
     checkQuery(query);
     const topK = checkTopK(opts.topK);
     const rows = await this.rank(query, topK, opts);
@@ -341,14 +363,17 @@ export class Collection {
       citation: citationOf(row),
     }));
     if (opts.verify) {
-      // One read (or re-extraction) per source for the whole result list.
-      const readCache = new Map<string, Promise<SourceText>>();
-      for (const [i, hit] of hits.entries()) {
-        hit.verification = await verifyCitation(citationOf(rows[i]!), {
-          ...this.verifyContext(rows[i]!, opts.baseDir),
-          readCache,
-        });
-      }
+      await withSpan("groundkit.search.verify", { [ATTR.hits]: hits.length }, async (span) => {
+        // One read (or re-extraction) per source for the whole result list.
+        const readCache = new Map<string, Promise<SourceText>>();
+        for (const [i, hit] of hits.entries()) {
+          hit.verification = await verifyCitation(citationOf(rows[i]!), {
+            ...this.verifyContext(rows[i]!, opts.baseDir),
+            readCache,
+          });
+        }
+        recordVerdicts(span, hits.map((h) => h.verification?.verdict));
+      });
     }
     return hits;
   }

@@ -14,6 +14,7 @@ import { GroundkitError } from "../core/errors.js";
 import { pageRange } from "../core/pages.js";
 import { CodePointText, codePointLength, sha256 } from "../core/text.js";
 import { isUrlSource } from "../net/url-shape.js";
+import { ATTR, withSpan } from "../obs/tracing.js";
 import { assertIndexedSource, type IndexedSource } from "./indexed-source.js";
 import { ResolutionError, unresolvable } from "./resolution-error.js";
 import { readTextSource } from "./read-text-source.js";
@@ -56,6 +57,15 @@ export async function checkCitation(
   citation: Citation,
   ctx: VerifyContext,
 ): Promise<{ verification: Verification; content?: CodePointText }> {
+  const attributes = { [ATTR.collection]: ctx.collection, [ATTR.sourceClass]: citation.source_class };
+  return withSpan("groundkit.verify", attributes, async (span) => {
+    const checked = await checkUntraced(citation, ctx);
+    span.setAttribute(ATTR.verdict, checked.verification.verdict);
+    return checked;
+  });
+}
+
+async function checkUntraced(citation: Citation, ctx: VerifyContext): Promise<{ verification: Verification; content?: CodePointText }> {
   try {
     assertIndexedSource(citation, ctx.indexed, ctx.collection);
     const source = await obtainContent(citation, ctx);

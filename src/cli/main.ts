@@ -2,7 +2,9 @@
 /** The `grk` command line: a thin shell over the library. */
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
+import { toGroundkitError } from "../core/errors.js";
 import { closeEmbeddingProviders } from "../embed/binding.js";
+import { startTracingFromEnv, type TracingHandle } from "../obs/tracing-setup.js";
 import { collectionsCommand } from "./collections.js";
 import { evalCommand } from "./eval.js";
 import { ingestCommand } from "./ingest.js";
@@ -45,14 +47,29 @@ process.stdout.on("error", (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
+// Tracing is on only when the OTEL_* environment asks for it (docs/operations.md).
+let tracing: TracingHandle | undefined;
 try {
-  await buildProgram().parseAsync(process.argv);
-  await closeEmbeddingProviders();
+  tracing = await startTracingFromEnv({ serviceVersion: pkg.version, warn: (m) => process.stderr.write(`warning: ${m}\n`) });
 } catch (err) {
-  if (err instanceof CommanderError) {
-    // --help and --version exit 0; every other commander error is a usage error.
-    process.exitCode = err.exitCode === 0 ? 0 : 2;
-  } else {
-    throw err;
+  const e = toGroundkitError(err);
+  process.stderr.write(`error[${e.code}]: ${e.message}\nhint: ${e.hint}\n`);
+  process.exitCode = 2;
+}
+
+if (tracing) {
+  try {
+    await buildProgram().parseAsync(process.argv);
+    await closeEmbeddingProviders();
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version exit 0; every other commander error is a usage error.
+      process.exitCode = err.exitCode === 0 ? 0 : 2;
+    } else {
+      throw err;
+    }
+  } finally {
+    // The work is done; an exporter still retrying an absent collector must not keep the command running.
+    if (!(await tracing.shutdown())) process.exit(process.exitCode ?? 0);
   }
 }

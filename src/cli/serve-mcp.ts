@@ -63,7 +63,7 @@ export function serveMcpCommand(): Command {
       const indexDir = ctx.collections.indexDir;
       if (!isDirectory(indexDir)) log.warn("the index directory does not exist or is not a directory", { index_dir: indexDir });
       const scrubber = new PathScrubber(indexDir, () => [...ctx.allowedRoots, ...(ctx.baseDir ? [ctx.baseDir] : [])]);
-      const server = createMcpServer(ctx, { mutating, log, scrubber });
+      const server = createMcpServer(ctx, { mutating, log, scrubber, transport: "mcp-stdio" });
       server.server.onerror = (err) => log.warn("MCP protocol error", { error: err.message });
       const closed = new Promise<void>((resolve) => {
         server.server.onclose = () => resolve();

@@ -16,11 +16,13 @@ import type { StoredDocument, Store } from "../store/store.js";
 import { guardedFetch } from "../net/guarded-fetch.js";
 import { hasUrlScheme, isUrlSource, redactUrl } from "../net/url-shape.js";
 import type { SnapshotStore } from "../store/snapshots.js";
+import { ATTR, withSpan } from "../obs/tracing.js";
 import { buildChunks, type ChunkSettings } from "./build-chunks.js";
 import { CHUNKER_VERSION, type ChunkingDecision } from "./chunking-settings.js";
 import { discoverFiles } from "./discover.js";
-import type { Dispatcher, LoadedContent } from "./dispatch.js";
+import type { Dispatcher, LoadedContent, Loader } from "./dispatch.js";
 import { parseFrontMatter } from "./front-matter.js";
+import { INGEST_SPANS } from "./ingest-tracing.js";
 import {
   DEFAULT_WRITE_BATCH_LIMITS,
   DENSE_WRITE_BATCH_LIMITS,
@@ -153,32 +155,46 @@ export class Ingestor {
     this.recordBaseDir(baseDir);
     // The walk's sources are recorded in the store; pruning keeps every document whose source is among them.
     this.store.resetSeenSources();
-    const entries = discoverFiles(path, {
-      baseDir,
-      include: this.opts.include,
-      exclude: this.opts.exclude,
-      extensions: this.dispatcher.supportedExtensions(),
-    });
-    try {
-      for await (const entry of entries) {
-        if (entry.kind === "unsupported") {
-          this.summary.unsupported.push(entry.path);
-          continue;
+    // Discovery is lazy, interleaved with reading: this span covers one input's walk, the
+    // per-file stages are its children, and discover_ms is the time spent finding files.
+    await withSpan(INGEST_SPANS.discover, { "groundkit.ingest.folder": isDir }, async (span) => {
+      const entries = discoverFiles(path, {
+        baseDir,
+        include: this.opts.include,
+        exclude: this.opts.exclude,
+        extensions: this.dispatcher.supportedExtensions(),
+      })[Symbol.asyncIterator]();
+      let discoverMs = 0;
+      let files = 0;
+      try {
+        for (;;) {
+          const asked = performance.now();
+          const next = await entries.next();
+          discoverMs += performance.now() - asked;
+          if (next.done) break;
+          const entry = next.value;
+          if (entry.kind === "unsupported") {
+            this.summary.unsupported.push(entry.path);
+            continue;
+          }
+          this.summary.files_seen++;
+          files++;
+          if (entry.kind === "refused") {
+            this.store.markSourceSeen(entry.path);
+            this.fail(entry.path, entry.error);
+            continue;
+          }
+          await this.ingestFile(entry.path, entry.realPath, baseDir);
+          if (this.batch.full()) await this.commitBatch();
+          await this.breathe();
         }
-        this.summary.files_seen++;
-        if (entry.kind === "refused") {
-          this.store.markSourceSeen(entry.path);
-          this.fail(entry.path, entry.error);
-          continue;
-        }
-        await this.ingestFile(entry.path, entry.realPath, baseDir);
-        if (this.batch.full()) await this.commitBatch();
-        await this.breathe();
+      } finally {
+        await entries.return?.(undefined);
+        span.setAttributes({ "groundkit.ingest.files_seen": files, "groundkit.ingest.discover_ms": Math.round(discoverMs) });
+        // Whatever stopped the walk, documents already chunked are written.
+        await this.commitBatch();
       }
-    } finally {
-      // Whatever stopped the walk, documents already chunked are written.
-      await this.commitBatch();
-    }
+    });
     if (isDir) this.prune(path);
   }
 
@@ -193,14 +209,20 @@ export class Ingestor {
     // Seen, whatever happens next: written, unchanged, empty or failed, its document is not pruned.
     this.store.markSourceSeen(path);
     try {
-      const bytes = await readContainedFile(realPath, this.opts.maxFileSize, path);
-      const fingerprint = fingerprintOf(sha256(bytes), loader.identity, this.opts);
-      const existing = this.store.documentState(path);
-      if (existing && existing.fingerprint === fingerprint && existing.base_dir === baseDir) {
+      const read = await withSpan(INGEST_SPANS.read, { "groundkit.ingest.ext": extname(path).toLowerCase() }, async (span) => {
+        const bytes = await readContainedFile(realPath, this.opts.maxFileSize, path);
+        const fingerprint = fingerprintOf(sha256(bytes), loader.identity, this.opts);
+        const existing = this.store.documentState(path);
+        const unchanged = existing !== undefined && existing.fingerprint === fingerprint && existing.base_dir === baseDir;
+        span.setAttributes({ "groundkit.ingest.bytes": bytes.length, "groundkit.ingest.unchanged": unchanged });
+        return { bytes, fingerprint, unchanged };
+      });
+      if (read.unchanged) {
         this.summary.unchanged++;
         return;
       }
-      const loaded = await loader.load(bytes, path);
+      const { bytes, fingerprint } = read;
+      const loaded = await this.extract(loader, bytes, path);
       const pending = this.prepareDocument(path, baseDir, fingerprint, loaded, {
         ext: extname(path).toLowerCase(),
         rel_path: relative(baseDir, path),
@@ -221,10 +243,14 @@ export class Ingestor {
     this.summary.files_seen++;
     this.progress(label);
     try {
-      const res = await guardedFetch(raw, {
-        allowPrivateNetwork: this.opts.allowPrivateNetwork ?? false,
-        maxBytes: this.opts.maxFileSize,
-        timeoutMs: this.opts.fetchTimeoutMs,
+      const res = await withSpan(INGEST_SPANS.read, { "groundkit.ingest.fetch": true }, async (span) => {
+        const fetched = await guardedFetch(raw, {
+          allowPrivateNetwork: this.opts.allowPrivateNetwork ?? false,
+          maxBytes: this.opts.maxFileSize,
+          timeoutMs: this.opts.fetchTimeoutMs,
+        });
+        span.setAttribute("groundkit.ingest.bytes", fetched.body.length);
+        return fetched;
       });
       const loader = await this.dispatcher.forMediaType(res.contentType, label);
       const fingerprint = fingerprintOf(sha256(res.body), `snapshot:${loader.identity}`, this.opts);
@@ -233,7 +259,7 @@ export class Ingestor {
         this.summary.unchanged++;
         return;
       }
-      const loaded = await loader.load(res.body, label, { charset: res.charset });
+      const loaded = await this.extract(loader, res.body, label, { charset: res.charset });
       const pending = this.prepareDocument(
         res.url,
         null,
@@ -245,6 +271,15 @@ export class Ingestor {
     } catch (err) {
       this.fail(label, toGroundkitError(err));
     }
+  }
+
+  /** Load (decode or extract) one source's bytes, in its own span. */
+  private extract(loader: Loader, bytes: Uint8Array, label: string, hints?: { charset?: string | undefined }): Promise<LoadedContent> {
+    return withSpan(INGEST_SPANS.extract, { "groundkit.ingest.loader": loader.identity }, async (span) => {
+      const loaded = await loader.load(bytes, label, hints);
+      span.setAttributes({ [ATTR.sourceClass]: loaded.sourceClass, "groundkit.ingest.code_units": loaded.content.length });
+      return loaded;
+    });
   }
 
   private async snapshotIntact(doc: StoredDocument): Promise<boolean> {
@@ -268,7 +303,11 @@ export class Ingestor {
       this.summary.skipped.push({ source: isUrlSource(source) ? redactUrl(source) : source, reason: "empty or whitespace-only" });
       return undefined;
     }
-    const chunks = buildChunks(source, loaded, this.opts);
+    const chunks = withSpan(INGEST_SPANS.chunk, {}, (span) => {
+      const built = buildChunks(source, loaded, this.opts);
+      span.setAttribute("groundkit.ingest.chunks", built.length);
+      return built;
+    });
     const front = loaded.markdown ? parseFrontMatter(loaded.content) : {};
     const doc: StoredDocument = {
       document_id: documentIdFor(source),
@@ -293,15 +332,20 @@ export class Ingestor {
   private async commitBatch(): Promise<void> {
     if (this.batch.size === 0) return;
     if (this.opts.embed) {
+      const embed = this.opts.embed;
       try {
-        await this.batch.embed(this.opts.embed);
+        await withSpan(INGEST_SPANS.embed, { "groundkit.ingest.documents": this.batch.size }, () => this.batch.embed(embed));
       } catch (err) {
         const error = toGroundkitError(err);
         for (const pending of this.batch.discard()) this.fail(pending.doc.source, error);
         return;
       }
     }
-    const outcome = this.batch.commit();
+    const outcome = withSpan(INGEST_SPANS.commit, { "groundkit.ingest.documents": this.batch.size }, (span) => {
+      const committed = this.batch.commit();
+      span.setAttributes({ "groundkit.ingest.written": committed.written.length, "groundkit.ingest.failed": committed.failed.length });
+      return committed;
+    });
     for (const { pending } of outcome.written) this.counted(pending);
     for (const { pending, error } of outcome.failed) this.fail(pending.doc.source, error);
   }
@@ -313,10 +357,11 @@ export class Ingestor {
    */
   private async storeSnapshotDocument(pending: PendingDocument, content: string): Promise<void> {
     await this.commitBatch();
-    if (this.opts.embed) await embedDocuments([pending], this.opts.embed);
+    const embed = this.opts.embed;
+    if (embed) await withSpan(INGEST_SPANS.embed, { "groundkit.ingest.documents": 1 }, () => embedDocuments([pending], embed));
     const staged = await this.snapshots.stage(pending.doc.document_id, content);
     try {
-      this.store.replaceDocument(pending.doc, pending.chunks, pending.vectors);
+      withSpan(INGEST_SPANS.commit, { "groundkit.ingest.documents": 1 }, () => this.store.replaceDocument(pending.doc, pending.chunks, pending.vectors));
     } catch (err) {
       await staged.abort();
       throw err;

@@ -4,6 +4,7 @@
  * score threshold.
  */
 import type { EmbeddingProvider } from "../embed/provider.js";
+import { ATTR, withSpan } from "../obs/tracing.js";
 import type { ChunkFilter, ScoredChunk, Store } from "../store/store.js";
 
 /** Default minimum cosine similarity for a dense hit, chosen on the golden set for the local model (docs/retrieval-quality.md). */
@@ -16,7 +17,11 @@ export async function denseSearch(
   limit: number,
   opts: { filter?: ChunkFilter | undefined; minScore?: number | undefined } = {},
 ): Promise<ScoredChunk[]> {
-  const vector = await provider.embedQuery(query);
-  const min = opts.minScore ?? DEFAULT_DENSE_MIN_SCORE;
-  return store.searchVectors(vector, limit, opts.filter).filter((c) => c.score >= min);
+  return withSpan("groundkit.search.dense", { [ATTR.candidates]: limit }, async (span) => {
+    const vector = await provider.embedQuery(query);
+    const min = opts.minScore ?? DEFAULT_DENSE_MIN_SCORE;
+    const rows = store.searchVectors(vector, limit, opts.filter).filter((c) => c.score >= min);
+    span.setAttribute(ATTR.hits, rows.length);
+    return rows;
+  });
 }

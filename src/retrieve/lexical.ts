@@ -7,10 +7,19 @@
  */
 import type { ChunkFilter, ScoredChunk, Store } from "../store/store.js";
 import { analyzeQuery } from "../analysis/analyzer.js";
+import { ATTR, withSpan } from "../obs/tracing.js";
 
 /** Top `limit` chunks by BM25 for a user query (already validated). */
 export function lexicalSearch(store: Store, query: string, limit: number, filter?: ChunkFilter): ScoredChunk[] {
-  const terms = analyzeQuery(query);
+  const terms = withSpan("groundkit.search.analyze", {}, (span) => {
+    const analyzed = analyzeQuery(query);
+    span.setAttribute(ATTR.terms, analyzed.length);
+    return analyzed;
+  });
   if (terms.length === 0) return [];
-  return store.searchLexical(terms, limit, filter);
+  return withSpan("groundkit.search.lexical", { [ATTR.candidates]: limit }, (span) => {
+    const rows = store.searchLexical(terms, limit, filter);
+    span.setAttribute(ATTR.hits, rows.length);
+    return rows;
+  });
 }

@@ -5,6 +5,7 @@
  * reranker.
  */
 import type { EmbeddingProvider } from "../embed/provider.js";
+import { ATTR, withSpan } from "../obs/tracing.js";
 import type { ScoredChunk, Store } from "../store/store.js";
 import { denseSearch } from "./dense.js";
 import { parseFilters, toChunkFilter } from "./filters.js";
@@ -74,14 +75,24 @@ export async function rankChunks(sources: RankSources, query: string, limit: num
       const pool = hybridPoolSize(depth, settings.hybridPool);
       const lexical = lexicalSearch(store, query, pool, filter);
       const dense = await denseSearch(store, provider, query, pool, denseOpts);
-      rows = fuseHybrid(lexical, dense, depth, {
-        fusion: settings.fusion,
-        rrfK: settings.rrfK,
-        weights: settings.hybridWeights,
-        rankBonus: settings.rankBonus,
-        convexDenseWeight: settings.convexDenseWeight,
+      rows = withSpan("groundkit.search.fuse", { [ATTR.candidates]: lexical.length + dense.length }, (span) => {
+        const fused = fuseHybrid(lexical, dense, depth, {
+          fusion: settings.fusion,
+          rrfK: settings.rrfK,
+          weights: settings.hybridWeights,
+          rankBonus: settings.rankBonus,
+          convexDenseWeight: settings.convexDenseWeight,
+        });
+        span.setAttribute(ATTR.hits, fused.length);
+        return fused;
       });
     }
   }
-  return reranker ? rerankChunks(reranker, query, rows, limit) : rows.slice(0, limit);
+  if (!reranker) return rows.slice(0, limit);
+  const candidates = rows;
+  return withSpan("groundkit.search.rerank", { [ATTR.candidates]: candidates.length }, async (span) => {
+    const reranked = await rerankChunks(reranker, query, candidates, limit);
+    span.setAttribute(ATTR.hits, reranked.length);
+    return reranked;
+  });
 }

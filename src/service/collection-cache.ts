@@ -65,6 +65,11 @@ export class CollectionCache {
     }
   }
 
+  /** Handles open now (current and retired ones still in use), for the open-collections gauge. */
+  openCount(): number {
+    return this.entries.size + this.retired.size;
+  }
+
   /** Close every handle (server shutdown). */
   closeAll(): void {
     for (const entry of [...this.entries.values(), ...this.retired]) entry.collection.close();

@@ -82,6 +82,12 @@ export interface GuardOptions {
   /** Probes that bypass the concurrency bound (health checks must answer when saturated). */
   isProbe: (req: FastifyRequest) => boolean;
   log: Logger;
+  /** Extra fields for the request's access-log line (tool, transport, trace id). */
+  describe?: ((req: FastifyRequest) => Record<string, unknown>) | undefined;
+  /** Told every finished request (metrics); `route` is the matched pattern, never the raw URL. */
+  onFinished?: ((req: FastifyRequest, status: number, seconds: number) => void) | undefined;
+  /** Told each request refused because the server is at capacity. */
+  onShed?: (() => void) | undefined;
   /** Send an error envelope (used for refusals and deadlines). */
   sendError: (req: FastifyRequest, reply: FastifyReply, err: unknown) => void;
 }
@@ -98,13 +104,16 @@ export function installGuards(app: FastifyInstance, opts: GuardOptions): { inFli
     reply.raw.once("close", () => {
       if (held.timer) clearTimeout(held.timer);
       if (held.slot) inFlight--;
+      const elapsed = performance.now() - started;
       opts.log.info("request", {
         request_id: req.id,
         method: req.method,
         path: (req.url.split("?")[0] ?? "").slice(0, 300),
         status: reply.raw.statusCode,
-        duration_ms: Math.round(performance.now() - started),
+        duration_ms: Math.round(elapsed),
+        ...opts.describe?.(req),
       });
+      opts.onFinished?.(req, reply.raw.statusCode, elapsed / 1000);
     });
 
     const host = req.headers.host?.toLowerCase();
@@ -117,6 +126,7 @@ export function installGuards(app: FastifyInstance, opts: GuardOptions): { inFli
     }
     if (!probe) {
       if (inFlight >= opts.maxConcurrency) {
+        opts.onShed?.();
         reply.header("Retry-After", "1");
         return refuse(req, reply, opts, new GroundkitError("OVERLOADED", "The server is at capacity; retry shortly."));
       }

@@ -10,9 +10,11 @@ import { readFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../obs/logger.js";
+import type { ServerMetrics, Transport } from "../obs/server-metrics.js";
 import { toErrorEnvelope, type PathScrubber } from "./errors-to-http.js";
 import type { ServiceContext } from "./service-context.js";
-import { annotationsOf, runTool, toolsFor, type ToolDefinition } from "./tool-registry.js";
+import { callTool } from "./tool-telemetry.js";
+import { annotationsOf, toolsFor, type ToolDefinition } from "./tool-registry.js";
 
 /** The package version, reported as the MCP server version. */
 export const SERVER_VERSION = (
@@ -35,8 +37,16 @@ export interface McpServerOptions {
   mutating: boolean;
   log: Logger;
   scrubber: PathScrubber;
-  /** Request id for error envelopes (HTTP passes its X-Request-ID). */
+  /** Request id for spans and error envelopes (HTTP passes its X-Request-ID; stdio mints one per call). */
   requestId?: string;
+  /** mcp-stdio (serve-mcp) or mcp-http (serve's /mcp). */
+  transport: Transport;
+  /** The server's metrics (serve's /mcp). */
+  metrics?: ServerMetrics | undefined;
+  /** The HTTP request's headers (serve's /mcp), for a caller's `traceparent`. */
+  headers?: Record<string, string | string[] | undefined> | undefined;
+  /** Told each call's tool name and trace id (for the HTTP access log). */
+  onToolCall?: ((tool: string, traceId: string | undefined) => void) | undefined;
 }
 
 /**
@@ -67,15 +77,29 @@ function registerTool(server: McpServer, tool: ToolDefinition, ctx: ServiceConte
     },
     async (args: unknown): Promise<CallToolResult> => {
       const started = performance.now();
+      const requestId = opts.requestId ?? randomUUID();
+      let traceId: string | undefined;
+      opts.onToolCall?.(tool.name, undefined);
+      const scope = {
+        transport: opts.transport,
+        requestId,
+        metrics: opts.metrics,
+        headers: opts.headers,
+        onTrace: (id: string) => {
+          traceId = id;
+          opts.onToolCall?.(tool.name, id);
+        },
+      };
       try {
-        const output = await runTool(tool, args, ctx);
-        opts.log.info("tool", { tool: tool.name, ok: true, duration_ms: Math.round(performance.now() - started) });
+        const output = await callTool(tool, args, ctx, scope);
+        const duration_ms = Math.round(performance.now() - started);
+        opts.log.info("tool", { tool: tool.name, ok: true, request_id: requestId, duration_ms, ...(traceId ? { trace_id: traceId } : {}) });
         // Structured content, and the same JSON as text for clients that read only text.
         return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output };
       } catch (err) {
-        const requestId = opts.requestId ?? randomUUID();
         const { body } = toErrorEnvelope(err, { requestId, scrubber: opts.scrubber, log: opts.log });
-        opts.log.info("tool", { tool: tool.name, ok: false, code: body.error.code, request_id: requestId });
+        opts.metrics?.error(body.error.code, opts.transport);
+        opts.log.info("tool", { tool: tool.name, ok: false, code: body.error.code, request_id: requestId, ...(traceId ? { trace_id: traceId } : {}) });
         return { isError: true, content: [{ type: "text", text: JSON.stringify(body) }] };
       }
     },

@@ -9,12 +9,14 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { GroundkitError } from "../core/errors.js";
 import { createLogger, type Logger } from "../obs/logger.js";
+import { ServerMetrics, type Transport } from "../obs/server-metrics.js";
 import { PathScrubber, toErrorEnvelope } from "./errors-to-http.js";
 import { allowedHostValues, bearerMatches, installGuards, requestIdFor } from "./http-guards.js";
 import { createMcpServer, SERVER_VERSION } from "./mcp-server.js";
 import { buildOpenApi, jsonSchemaOf } from "./openapi.js";
 import type { ServiceContext } from "./service-context.js";
-import { runTool, toolsFor, type ToolDefinition } from "./tool-registry.js";
+import { callTool } from "./tool-telemetry.js";
+import { toolsFor, type ToolDefinition } from "./tool-registry.js";
 
 /** Configuration of {@link startRestServer}. */
 export interface RestServerOptions {
@@ -44,10 +46,20 @@ export interface RunningServer {
   port: number;
   /** Base URL using the loopback name the server was bound to, e.g. `http://127.0.0.1:8765`. */
   url: string;
+  /** This server's metrics (GET /metrics renders them). */
+  metrics: ServerMetrics;
   close(): Promise<void>;
 }
 
 const JSON_TYPE = "application/json; charset=utf-8";
+
+/** What a request's tool call left for its access-log line. */
+interface RequestNote {
+  tool?: string;
+  traceId?: string;
+}
+
+const transportOf = (req: FastifyRequest): Transport => (req.routeOptions.url === "/mcp" ? "mcp-http" : "rest");
 
 /**
  * Build and start the server.
@@ -66,6 +78,19 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
   const scrubber = new PathScrubber(ctx.collections.indexDir, () => [...ctx.allowedRoots, ...(ctx.baseDir ? [ctx.baseDir] : [])]);
   let hosts = new Set<string>();
   let closing = false;
+  const maxConcurrency = opts.maxConcurrency ?? 256;
+  const notes = new WeakMap<FastifyRequest, RequestNote>();
+  const noteOf = (req: FastifyRequest): RequestNote => {
+    let note = notes.get(req);
+    if (!note) notes.set(req, (note = {}));
+    return note;
+  };
+  let inFlight = (): number => 0;
+  const metrics = new ServerMetrics({
+    openCollections: () => ctx.collections.openCount(),
+    inFlight: () => inFlight(),
+    maxConcurrency,
+  });
 
   const app = Fastify({
     logger: false,
@@ -80,6 +105,7 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
 
   const sendError = (req: FastifyRequest, reply: FastifyReply, err: unknown): void => {
     const { status, body } = toErrorEnvelope(err, { requestId: req.id, scrubber, log });
+    metrics.error(body.error.code, transportOf(req));
     if (reply.raw.headersSent) return;
     if (reply.sent) {
       // A hijacked reply (/mcp) is written directly.
@@ -91,16 +117,28 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
   };
 
   const longPaths = new Set(tools.filter((t) => t.longRunning).map((t) => `${t.rest.method} ${t.rest.path}`));
-  installGuards(app, {
+  const guards = installGuards(app, {
     allowedHosts: () => hosts,
-    maxConcurrency: opts.maxConcurrency ?? 256,
+    maxConcurrency,
     requestTimeoutMs: opts.requestTimeoutMs ?? 30_000,
     longRequestTimeoutMs: opts.longRequestTimeoutMs ?? 600_000,
     isLongRunning: (req) => longPaths.has(`${req.method} ${req.routeOptions.url ?? ""}`),
-    isProbe: (req) => req.routeOptions.url === "/healthz" || req.routeOptions.url === "/readyz",
+    // A scrape must get through when the server is saturated: that is when it matters.
+    isProbe: (req) => req.routeOptions.url === "/healthz" || req.routeOptions.url === "/readyz" || req.routeOptions.url === "/metrics",
     log,
+    describe: (req) => {
+      const note = notes.get(req);
+      return {
+        transport: transportOf(req),
+        ...(note?.tool ? { tool: note.tool } : {}),
+        ...(note?.traceId ? { trace_id: note.traceId } : {}),
+      };
+    },
+    onFinished: (req, status, seconds) => metrics.httpRequest(req.method, req.routeOptions.url ?? "unmatched", status, seconds),
+    onShed: () => metrics.shed(),
     sendError,
   });
+  inFlight = guards.inFlight;
 
   // A wrong token is refused everywhere; a missing one only where a mutating tool needs it.
   app.addHook("preHandler", async (req, reply) => {
@@ -115,7 +153,17 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
     sendError(req, reply, new GroundkitError("ROUTE_NOT_FOUND", `No route ${req.method} ${req.url.split("?")[0]}.`)),
   );
 
-  for (const tool of tools) registerRoute(app, tool, ctx, token);
+  const observe = { metrics, noteOf };
+  for (const tool of tools) registerRoute(app, tool, ctx, token, observe);
+
+  // Behind the bearer token when one is set: counts by tool and error code describe how the server is used.
+  app.get("/metrics", async (req, reply) => {
+    if (token !== undefined && !bearerMatches(req.headers.authorization, token)) {
+      throw new GroundkitError("UNAUTHORIZED", "GET /metrics needs the bearer token when GROUNDKIT_API_TOKEN is set.");
+    }
+    const { contentType, body } = await metrics.render();
+    return reply.type(contentType).header("Cache-Control", "no-store").send(body);
+  });
 
   const openapi = buildOpenApi(tools, SERVER_VERSION);
   app.get("/openapi.json", async (_req, reply) => reply.type(JSON_TYPE).send(openapi));
@@ -141,7 +189,20 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
 
   app.post("/mcp", async (req, reply) => {
     const authed = token !== undefined && bearerMatches(req.headers.authorization, token);
-    const server = createMcpServer(ctx, { mutating: authed, log, scrubber, requestId: req.id });
+    const note = noteOf(req);
+    const server = createMcpServer(ctx, {
+      mutating: authed,
+      log,
+      scrubber,
+      requestId: req.id,
+      transport: "mcp-http",
+      metrics,
+      headers: req.headers,
+      onToolCall: (tool, traceId) => {
+        note.tool = tool;
+        if (traceId) note.traceId = traceId;
+      },
+    });
     // Stateless: one server and transport per request, plain JSON responses.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.raw.once("close", () => {
@@ -179,6 +240,7 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
     host,
     port,
     url: `http://${urlHost}:${port}`,
+    metrics,
     close: async () => {
       closing = true;
       await app.close();
@@ -188,12 +250,20 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
 }
 
 /** One registry entry as a route: input from the body (POST) or query string, plus path parameters. */
-function registerRoute(app: FastifyInstance, tool: ToolDefinition, ctx: ServiceContext, token: string | undefined): void {
+function registerRoute(
+  app: FastifyInstance,
+  tool: ToolDefinition,
+  ctx: ServiceContext,
+  token: string | undefined,
+  observe: { metrics: ServerMetrics; noteOf: (req: FastifyRequest) => RequestNote },
+): void {
   const queryTypes = propertyTypes(tool);
   app.route({
     method: tool.rest.method,
     url: tool.rest.path,
     handler: async (req, reply) => {
+      const note = observe.noteOf(req);
+      note.tool = tool.name;
       if (tool.kind === "mutating" && (token === undefined || !bearerMatches(req.headers.authorization, token))) {
         throw new GroundkitError("UNAUTHORIZED", `${tool.name} needs a bearer token.`);
       }
@@ -202,7 +272,13 @@ function registerRoute(app: FastifyInstance, tool: ToolDefinition, ctx: ServiceC
         throw new GroundkitError("INVALID_ARGUMENT", "The request body must be a JSON object.");
       }
       const input = { ...(fromBody as Record<string, unknown> | undefined), ...(req.params as Record<string, string>) };
-      const output = await runTool(tool, input, ctx);
+      const output = await callTool(tool, input, ctx, {
+        transport: "rest",
+        requestId: req.id,
+        metrics: observe.metrics,
+        headers: req.headers,
+        onTrace: (traceId) => (note.traceId = traceId),
+      });
       if (reply.sent) return reply;
       return reply.type(JSON_TYPE).send(output);
     },

@@ -50,14 +50,14 @@ export function grkAsync(
 }
 
 /**
- * Start `grk serve args...` and resolve once it prints its URL (rejects if it
- * exits first). The caller kills the child.
+ * Start `grk serve args...` (with only PATH and `env` in its environment) and
+ * resolve once it prints its URL (rejects if it exits first). The caller kills the child.
  */
 export function grkServe(
   args: string[],
-  opts: { cwd: string },
+  opts: { cwd: string; env?: Record<string, string> },
 ): Promise<{ url: string; child: ChildProcessWithoutNullStreams }> {
-  const child = spawn(process.execPath, [CLI, "serve", ...args], { cwd: opts.cwd, env: { PATH: process.env.PATH ?? "" } });
+  const child = spawn(process.execPath, [CLI, "serve", ...args], { cwd: opts.cwd, env: { PATH: process.env.PATH ?? "", ...opts.env } });
   return new Promise((resolvePromise, reject) => {
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => {
