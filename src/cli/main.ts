@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { closeEmbeddingProviders } from "../embed/binding.js";
 import { collectionsCommand } from "./collections.js";
+import { doctorCommand } from "./doctor.js";
 import { evalCommand } from "./eval.js";
 import { ingestCommand } from "./ingest.js";
 import { reembedCommand } from "./reembed.js";
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
     showCommand(),
     verifyCommand(),
     statusCommand(),
+    doctorCommand(),
     collectionsCommand(),
     evalCommand(),
     reembedCommand(),
