@@ -23,6 +23,8 @@ export interface TreeWatcherOptions {
   onRoot?: ((present: boolean) => void) | undefined;
   /** Whether a changed path is worth a batch (the caller's extension filter); folders always are. */
   relevant?: ((path: string) => boolean) | undefined;
+  /** A folder that cannot be watched (the inotify limit reached, say); it is skipped. */
+  onWatchError?: ((dir: string, err: NodeJS.ErrnoException) => void) | undefined;
   /** How often to look for a vanished root (default 250 ms). */
   pollMs?: number | undefined;
 }
@@ -73,8 +75,11 @@ export class TreeWatcher {
     let w: FSWatcher;
     try {
       w = watch(dir, { persistent: true }, (_event, name) => this.onEvent(dir, name === null ? null : String(name)));
-    } catch {
-      return; // gone or unreadable already: its parent's event covers it
+    } catch (err) {
+      // Gone already: its parent's event covers it. Anything else (ENOSPC: out of inotify watches) is said.
+      const e = err as NodeJS.ErrnoException;
+      if (e.code !== "ENOENT" && e.code !== "ENOTDIR") this.opts.onWatchError?.(dir, e);
+      return;
     }
     w.on("error", () => this.unwatch(dir));
     this.watchers.set(dir, w);

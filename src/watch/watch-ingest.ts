@@ -90,6 +90,11 @@ export async function watchAndIngest(opts: WatchIngestOptions): Promise<WatchHan
       new TreeWatcher(root, {
         relevant,
         onChange: (path) => batcher.add(path),
+        onWatchError: (dir, err) =>
+          log.warn(
+            `watch: cannot watch ${dir} (${err.code ?? err.message}): changes in it are not seen` +
+              (err.code === "ENOSPC" ? "; raise fs.inotify.max_user_watches" : ""),
+          ),
         onRoot: (isThere) => {
           present.set(root, isThere);
           if (isThere) log.info(`watch: ${root} is back; re-reading it`);
