@@ -279,6 +279,18 @@ describe("grk doctor", () => {
     expect(repaired.healthy).toBe(true);
   });
 
+  it("finds a schema version this build does not check, and says what to do for each", async () => {
+    const f = await fixture();
+    tamper(f.file, (db) => db.pragma("user_version = 99"));
+    const newer = await doctorCollection(f.loc);
+    expect(problemChecks(newer)).toEqual(["schema"]);
+    expect(check(newer, "schema").problems[0]).toMatchObject({ action: "Upgrade groundkit.", repairable: false });
+    expect(check(newer, "rows").status).toBe("skipped");
+    tamper(f.file, (db) => db.pragma("user_version = 1"));
+    const older = await doctorCollection(f.loc);
+    expect(check(older, "schema").problems[0]).toMatchObject({ message: expect.stringContaining("older"), repairable: true });
+  });
+
   it("leaves the file untouched without --repair", async () => {
     const f = await fixture();
     tamper(f.file, (db) => db.prepare("DELETE FROM bm25_pending WHERE doc = (SELECT min(doc) FROM bm25_pending)").run());
