@@ -10,6 +10,7 @@ import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from "node:c
 import { mkdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { WriterLock } from "../src/store/sqlite/writer-lock.js";
 import { CLI, grk, grkServe, tempDir } from "./support/cli.js";
 
 let work: { dir: string; cleanup: () => void };
@@ -164,6 +165,29 @@ describe("grk ingest --watch", () => {
     expect(w.log().filter((l) => l.includes("is gone"))).toHaveLength(1);
     w.child.kill("SIGTERM");
     expect(await new Promise((r) => w.child.on("exit", r))).toBe(0);
+  });
+
+  it("retries a batch another writer kept out, losing nothing", async () => {
+    const root = join(work.dir, "busy");
+    const docs = join(root, "docs");
+    const idx = join(root, "idx");
+    mkdirSync(docs, { recursive: true });
+    mkdirSync(idx, { recursive: true });
+    writeFileSync(join(docs, "one.md"), "# One\n\nThe first note.\n");
+    const lock = await WriterLock.acquire(join(idx, "default.lock"), { collection: "default", operation: "test", timeoutMs: 0 });
+    let released = false;
+    try {
+      const w = ingestWatch([docs, "--index-dir", idx, "--lock-timeout", "0"], root);
+      expect(await eventually(() => w.log().some((l) => l.includes("the batch failed and is retried")), 20_000)).toBe(true);
+      expect(w.log().some((l) => l.includes("COLLECTION_BUSY"))).toBe(true);
+      lock.release();
+      released = true;
+      expect(await eventually(() => w.log().some((l) => l.includes("added") && l.includes("one.md")), 20_000)).toBe(true);
+      w.child.kill("SIGTERM");
+      expect(await new Promise((r) => w.child.on("exit", r))).toBe(0);
+    } finally {
+      if (!released) lock.release();
+    }
   });
 
   it("refuses to watch a file or a URL, as a usage error", () => {

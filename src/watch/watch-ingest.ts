@@ -58,6 +58,9 @@ export async function watchAndIngest(opts: WatchIngestOptions): Promise<WatchHan
   const rootsOf = (paths: string[]) =>
     opts.folders.filter((root) => paths.some((p) => p === root || p.startsWith(root + sep)) && present.get(root) !== false);
 
+  let failures = 0;
+  let retry: NodeJS.Timeout | undefined;
+  const toRetry = new Set<string>();
   const runBatch = async (paths: string[]): Promise<void> => {
     const folders = rootsOf(paths);
     if (folders.length === 0) return;
@@ -69,12 +72,19 @@ export async function watchAndIngest(opts: WatchIngestOptions): Promise<WatchHan
       );
     } catch (err) {
       const e = toGroundkitError(err);
-      log.warn(`watch: the batch failed and will be retried: error[${e.code}] ${e.message}`);
+      // Not lost: its paths are retried, later each time it fails again (up to a minute apart).
+      const delayMs = Math.min(60_000, 1000 * 2 ** failures++);
+      log.warn(`watch: the batch failed and is retried in ${delayMs / 1000} s: error[${e.code}] ${e.message}`);
       opts.onBatch?.({ changes: paths.length, folders, summary: undefined, error: e.message });
-      // Not lost: its paths wait for the next batch.
-      for (const p of paths) batcher.add(p);
-      throw err;
+      for (const p of paths) toRetry.add(p);
+      clearTimeout(retry);
+      retry = setTimeout(() => {
+        for (const p of toRetry) batcher.add(p);
+        toRetry.clear();
+      }, delayMs);
+      return;
     }
+    failures = 0;
     for (const f of summary.failed) log.warn(`watch: failed ${f.source}: error[${f.code}] ${f.message}`);
     log.info(
       `watch: batch of ${paths.length} change(s): ${summary.indexed} indexed, ${summary.removed} removed, ` +
@@ -108,6 +118,7 @@ export async function watchAndIngest(opts: WatchIngestOptions): Promise<WatchHan
 
   return {
     close: async () => {
+      clearTimeout(retry);
       for (const w of watchers) w.close();
       await batcher.close();
     },
