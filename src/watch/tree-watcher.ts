@@ -110,8 +110,14 @@ export class TreeWatcher {
       this.opts.onChange(path);
       return;
     }
-    if (!s && this.watchers.has(path)) this.unwatchTree(path);
-    if (s === undefined || (this.opts.relevant?.(path) ?? true)) this.opts.onChange(path);
+    if (!s && this.watchers.has(path)) {
+      // A watched folder went: whatever it held is gone too.
+      this.unwatchTree(path);
+      this.opts.onChange(path);
+      return;
+    }
+    // A file that came, changed or went; an editor's temp files (`4913`, `x.md~`, `x.md.tmp`) start no batch.
+    if (this.opts.relevant?.(path) ?? true) this.opts.onChange(path);
   }
 
   /** False (and polling for it) when the root is gone or was replaced by another folder. */
