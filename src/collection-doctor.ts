@@ -66,6 +66,8 @@ export async function doctorCollection(loc: OpenCollectionOptions, opts: DoctorO
         writable.close();
       }
       file = fileChecks(inspectCollectionFile(path));
+    } else {
+      repairs.push({ check: "schema", did: "repaired nothing: this groundkit does not write a file it cannot read (see the schema check)" });
     }
   }
   const checks = [...file.checks];

@@ -286,6 +286,9 @@ describe("grk doctor", () => {
     expect(problemChecks(newer)).toEqual(["schema"]);
     expect(check(newer, "schema").problems[0]).toMatchObject({ action: "Upgrade groundkit.", repairable: false });
     expect(check(newer, "rows").status).toBe("skipped");
+    expect((await doctorCollection(f.loc, { repair: true })).repairs).toEqual([
+      { check: "schema", did: expect.stringContaining("repaired nothing") },
+    ]);
     tamper(f.file, (db) => db.pragma("user_version = 1"));
     const older = await doctorCollection(f.loc);
     expect(check(older, "schema").problems[0]).toMatchObject({ message: expect.stringContaining("older"), repairable: true });
