@@ -23,9 +23,10 @@ export const ALLOWED = {
   retrieve: ["core", "analysis", "obs", "net", "store", "embed"],
   answer: ["core", "analysis", "obs", "net", "store", "embed", "retrieve", "cite"],
   library: ["core", "analysis", "obs", "source", "net", "extract", "store", "embed", "cite", "ingest", "retrieve", "answer"],
+  watch: ["core", "obs", "ingest"],
   eval: ["core", "analysis", "obs", "source", "net", "extract", "store", "embed", "cite", "ingest", "retrieve", "answer", "library"],
-  service: ["core", "obs", "net", "ingest", "retrieve", "cite", "answer", "library"],
-  cli: ["core", "analysis", "obs", "source", "net", "extract", "store", "embed", "cite", "ingest", "retrieve", "answer", "library", "eval", "service"],
+  service: ["core", "obs", "net", "ingest", "retrieve", "cite", "answer", "library", "watch"],
+  cli: ["core", "analysis", "obs", "source", "net", "extract", "store", "embed", "cite", "ingest", "retrieve", "answer", "library", "eval", "service", "watch"],
 };
 
 const SRC = resolve(import.meta.dirname, "../src");

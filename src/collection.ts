@@ -41,6 +41,7 @@ import { SqliteStore } from "./store/sqlite/sqlite-store.js";
 import { withWriterLock, WriterLock, type LockHolder } from "./store/sqlite/writer-lock.js";
 import type { ScoredChunk, StoreStats, StoredChunk } from "./store/store.js";
 import { formatIssues } from "./core/validation.js";
+import { repairCollection, runHealthChecks, type DoctorCheck, type HealthParts, type RepairAction, type SampleOutcome } from "./collection-health.js";
 
 export interface CollectionLocation {
   /** Directory holding collection files (default `.groundkit`). */
@@ -52,6 +53,8 @@ export interface CollectionLocation {
 export interface OpenCollectionOptions extends CollectionLocation {
   /** Create the collection if it does not exist (ingest does; readers do not). */
   create?: boolean | undefined;
+  /** Open the file read-only: nothing is written, not even a schema migration (`grk doctor` without `--repair`). */
+  readonly?: boolean | undefined;
   /** Embedding provider for dense ingest/search (default: the one recorded, else the local model). */
   embedding?: EmbeddingConfig | undefined;
   /** Cross-encoder for `rerank` (no default: no npm package ships one). */
@@ -153,7 +156,7 @@ export function openCollection(opts: OpenCollectionOptions = {}): Collection {
   }
   let store: SqliteStore;
   try {
-    store = SqliteStore.open(file, { create: opts.create ?? false });
+    store = SqliteStore.open(file, { create: opts.create ?? false, readonly: opts.readonly });
   } catch (err) {
     throw storeOpenError(indexDir, file, err);
   }
@@ -511,6 +514,32 @@ export class Collection {
       embedding: recordedIdentity(this.store) ?? null,
       base_dirs: this.baseDirs(),
       chunker: parseRecordedChunking(chunker),
+    };
+  }
+
+  /**
+   * `grk doctor`'s checks of this collection's rows, derived structures,
+   * vectors, embedding and extractor identities, snapshots, and a
+   * re-verification of up to `sample` random citations per source class.
+   * Reads only (open the collection `readonly` to be sure of it).
+   */
+  checkHealth(opts: { sample: number }): Promise<{ checks: DoctorCheck[]; sample: Record<string, SampleOutcome> }> {
+    return runHealthChecks(this.healthParts(), opts);
+  }
+
+  /** The repairs that lose nothing (collection-health.ts), holding the writer lock; says what it did. */
+  repair(lock: LockWaitOptions = {}): Promise<RepairAction[]> {
+    return this.writing("repair", lock, () => repairCollection(this.healthParts(), (provider) => this.backfillVectors(provider)));
+  }
+
+  private healthParts(): HealthParts {
+    return {
+      name: this.name,
+      store: this.store,
+      snapshots: this.snapshots,
+      embedding: this.options.embedding,
+      baseDirs: this.baseDirs(),
+      verifyChunk: async (chunkId) => (await this.getChunk(chunkId)).verification,
     };
   }
 

@@ -18,6 +18,15 @@ export {
   type SearchMode,
   type SearchOptions,
 } from "./collection.js";
+export {
+  doctorCollection,
+  type DoctorCheck,
+  type DoctorOptions,
+  type DoctorProblem,
+  type DoctorReport,
+  type RepairAction,
+  type SampleOutcome,
+} from "./collection-doctor.js";
 export { SEARCH_MODES } from "./retrieve/search-pipeline.js";
 export { CitationSchema, type Citation, type SearchHit, type SourceClass, type Verdict, type Verification } from "./core/contracts.js";
 export { ERROR_CATALOGUE, GroundkitError, type ErrorCode } from "./core/errors.js";

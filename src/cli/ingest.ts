@@ -7,6 +7,7 @@ import { action, collect, intFlag, printJson, println, resolveLocation, withComm
 import { displaySource } from "./format.js";
 import { lockWait, withLockTimeoutOption, type LockTimeoutFlags } from "./lock-wait.js";
 import { createProgress, createRate } from "./progress.js";
+import { keepWatching, watchedFolders, withDebounceOption } from "./watch-folders.js";
 
 interface IngestFlags extends CommonFlags, LockTimeoutFlags {
   baseDir?: string;
@@ -19,6 +20,8 @@ interface IngestFlags extends CommonFlags, LockTimeoutFlags {
   timeout?: number;
   dense?: boolean;
   progress?: boolean;
+  watch?: boolean;
+  debounce?: number;
 }
 
 export function ingestCommand(): Command {
@@ -36,28 +39,45 @@ export function ingestCommand(): Command {
     .option("--allow-private-network", "allow URLs on loopback/private hosts (link-local and metadata stay refused)")
     .option("--timeout <seconds>", "total time allowed to fetch one URL", intFlag("--timeout", 1, 3600), 30)
     .option("--dense", "also embed chunks (default: the local model; see `embedding` in the config) and backfill chunks without vectors")
-    .option("--no-progress", "never show the progress line");
+    .option("--no-progress", "never show the progress line")
+    .option("--watch", "after ingesting, keep the folders indexed as files change, until SIGINT/SIGTERM (one log line per change)");
   withLockTimeoutOption(cmd);
+  withDebounceOption(cmd);
   withCommonOptions(cmd).action(
     action(async (paths: string[], flags: IngestFlags) => {
       const loc = resolveLocation(flags);
+      const folders = flags.watch ? watchedFolders(paths) : [];
       const col = openCollection({ ...loc, create: true });
       const progress = createProgress(flags.progress !== false);
       const embedRate = createRate("chunks");
+      const options = {
+        baseDir: flags.baseDir,
+        include: flags.include ?? loc.config.include,
+        exclude: flags.exclude ?? loc.config.exclude,
+        // Only flags ask for other chunking; the config file's settings apply to a new collection (resolveLocation).
+        chunkSize: flags.chunkSize,
+        chunkOverlap: flags.chunkOverlap,
+        maxFileSize: flags.maxFileSize ?? loc.config.max_file_size ?? DEFAULTS.maxFileSize,
+        allowPrivateNetwork: flags.allowPrivateNetwork ?? false,
+        fetchTimeoutMs: (flags.timeout ?? 30) * 1000,
+        dense: flags.dense ?? false,
+        ...lockWait(flags, col.name),
+      };
+      if (flags.watch) {
+        try {
+          await keepWatching(folders, flags.debounce ?? 300, (watched, onChange) =>
+            // A collection with vectors stays dense: new chunks are embedded as they are written.
+            col.ingest(watched, { ...options, dense: options.dense || col.status().embedding !== null, onChange }),
+          );
+        } finally {
+          col.close();
+        }
+        return 0;
+      }
       let summary: IngestSummary;
       try {
         summary = await col.ingest(paths, {
-          baseDir: flags.baseDir,
-          include: flags.include ?? loc.config.include,
-          exclude: flags.exclude ?? loc.config.exclude,
-          // Only flags ask for other chunking; the config file's settings apply to a new collection (resolveLocation).
-          chunkSize: flags.chunkSize,
-          chunkOverlap: flags.chunkOverlap,
-          maxFileSize: flags.maxFileSize ?? loc.config.max_file_size ?? DEFAULTS.maxFileSize,
-          allowPrivateNetwork: flags.allowPrivateNetwork ?? false,
-          fetchTimeoutMs: (flags.timeout ?? 30) * 1000,
-          dense: flags.dense ?? false,
-          ...lockWait(flags, col.name),
+          ...options,
           onEmbedProgress: (done, total) => progress.update(`embedding: ${done}/${total} chunks ${embedRate(done, total)}`),
           onProgress: (p) =>
             progress.update(

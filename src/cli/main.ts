@@ -6,6 +6,7 @@ import { toGroundkitError } from "../core/errors.js";
 import { closeEmbeddingProviders } from "../embed/binding.js";
 import { startTracingFromEnv, type TracingHandle } from "../obs/tracing-setup.js";
 import { collectionsCommand } from "./collections.js";
+import { doctorCommand } from "./doctor.js";
 import { evalCommand } from "./eval.js";
 import { ingestCommand } from "./ingest.js";
 import { reembedCommand } from "./reembed.js";
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
     showCommand(),
     verifyCommand(),
     statusCommand(),
+    doctorCommand(),
     collectionsCommand(),
     evalCommand(),
     reembedCommand(),

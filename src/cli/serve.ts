@@ -11,6 +11,9 @@ import { startRestServer } from "../service/rest-server.js";
 import { createServiceContext } from "../service/service-context.js";
 import { action, collect, intFlag, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 import { collectionSettings } from "../collection-settings.js";
+import { DEFAULTS } from "../core/config.js";
+import { watchAndIngest } from "../watch/watch-ingest.js";
+import { watchedFolders, withDebounceOption } from "./watch-folders.js";
 
 interface ServeFlags extends CommonFlags {
   port: number;
@@ -24,6 +27,8 @@ interface ServeFlags extends CommonFlags {
   requestTimeout: number;
   maxBodyBytes: number;
   logFormat?: "text" | "json";
+  watch?: string[];
+  debounce?: number;
 }
 
 
@@ -58,13 +63,16 @@ export function serveCommand(): Command {
     .option("--max-concurrency <n>", "requests in flight before answering 503", intFlag("--max-concurrency", 1, 100_000), 256)
     .option("--request-timeout <seconds>", "deadline per request (ingest: 20x)", intFlag("--request-timeout", 1, 3600), 30)
     .option("--max-body-bytes <n>", "request body cap", intFlag("--max-body-bytes", 1024, 64 * 1024 * 1024), 256 * 1024)
-    .addOption(new Option("--log-format <format>", "log line format on stderr").choices(["text", "json"]).default("text"));
+    .addOption(new Option("--log-format <format>", "log line format on stderr").choices(["text", "json"]).default("text"))
+    .option("--watch <folders...>", "keep these folders indexed in the default collection as files change (one log line per change)");
+  withDebounceOption(cmd);
   withCommonOptions(cmd, { json: false }).action(
     action(async (flags: ServeFlags) => {
       const warning = checkBind(flags.host, flags.allowNonLoopback ?? false);
       const log = createLogger({ format: flags.logFormat ?? "text" });
       if (warning) process.stderr.write(warning + "\n");
       const loc = resolveLocation(flags);
+      const folders = flags.watch ? watchedFolders(flags.watch) : [];
       const token = process.env.GROUNDKIT_API_TOKEN || undefined;
       const context = createServiceContext({
         indexDir: loc.indexDir,
@@ -95,12 +103,37 @@ export function serveCommand(): Command {
         tools: token !== undefined ? "read and mutating (bearer token required)" : "read-only",
         allowed_roots: context.allowedRoots,
       });
+      const watch =
+        folders.length > 0
+          ? await watchAndIngest({
+              folders,
+              log,
+              quietMs: flags.debounce ?? 300,
+              ingest: (watched, onChange) =>
+                context.collections.use(
+                  context.defaultCollection,
+                  // A collection with vectors stays dense: new chunks are embedded as they are written.
+                  (col) =>
+                    col.ingest(watched, {
+                      include: loc.config.include,
+                      exclude: loc.config.exclude,
+                      maxFileSize: loc.config.max_file_size ?? DEFAULTS.maxFileSize,
+                      dense: col.status().embedding !== null,
+                      lockTimeoutMs: context.lockTimeoutMs,
+                      onChange,
+                    }),
+                  { create: true },
+                ),
+            })
+          : undefined;
       await new Promise<void>((resolve) => {
         const stop = () => resolve();
         process.once("SIGINT", stop);
         process.once("SIGTERM", stop);
       });
       log.info("shutting down");
+      // The watch first: a running batch finishes (its documents commit whole) before the collections close.
+      await watch?.close();
       await server.close();
     }),
   );

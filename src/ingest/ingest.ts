@@ -44,6 +44,17 @@ export interface IngestOptions extends ChunkSettings {
   /** Embed chunk texts (dense ingest); vectors commit in the same transaction as their chunks. */
   embed?: ((texts: string[]) => Promise<Float32Array[]>) | undefined;
   onProgress?: ((p: IngestProgress) => void) | undefined;
+  /** Called once per document this run added, replaced or removed, after it committed (watch logs a line each). */
+  onChange?: ((change: DocumentChange) => void) | undefined;
+}
+
+/** A document an ingest run wrote or removed. */
+export interface DocumentChange {
+  /** The path, or the URL with any credentials or query redacted. */
+  source: string;
+  change: "added" | "replaced" | "removed";
+  /** Chunks written (0 for a removal). */
+  chunks: number;
 }
 
 export interface IngestProgress {
@@ -215,7 +226,7 @@ export class Ingestor {
         const existing = this.store.documentState(path);
         const unchanged = existing !== undefined && existing.fingerprint === fingerprint && existing.base_dir === baseDir;
         span.setAttributes({ "groundkit.ingest.bytes": bytes.length, "groundkit.ingest.unchanged": unchanged });
-        return { bytes, fingerprint, unchanged };
+        return { bytes, fingerprint, unchanged, replaces: existing !== undefined };
       });
       if (read.unchanged) {
         this.summary.unchanged++;
@@ -227,7 +238,7 @@ export class Ingestor {
         ext: extname(path).toLowerCase(),
         rel_path: relative(baseDir, path),
       });
-      if (pending) this.batch.add(pending);
+      if (pending) this.batch.add({ ...pending, replaces: read.replaces });
     } catch (err) {
       this.fail(path, toGroundkitError(err));
     }
@@ -267,7 +278,7 @@ export class Ingestor {
         { ...loaded, sourceClass: "snapshot", extractor: null },
         { content_type: res.contentType, loaded_by: loader.identity, fetched_at: new Date().toISOString() },
       );
-      if (pending) await this.storeSnapshotDocument(pending, loaded.content);
+      if (pending) await this.storeSnapshotDocument({ ...pending, replaces: existing !== undefined }, loaded.content);
     } catch (err) {
       this.fail(label, toGroundkitError(err));
     }
@@ -371,6 +382,8 @@ export class Ingestor {
   }
 
   private counted(pending: PendingDocument): void {
+    const source = pending.doc.source_class === "snapshot" ? redactUrl(pending.doc.source) : pending.doc.source;
+    this.opts.onChange?.({ source, change: pending.replaces ? "replaced" : "added", chunks: pending.chunks.length });
     this.summary.indexed++;
     this.summary.chunks_written += pending.chunks.length;
     this.summary.vectors_written += pending.vectors?.length ?? 0;
@@ -390,9 +403,9 @@ export class Ingestor {
       after = page[page.length - 1]!.rowid;
       const gone = page.filter((d) => d.source_class !== ("snapshot" satisfies SourceClass));
       if (gone.length === 0) continue;
-      this.store.transaction(() => {
-        for (const d of gone) if (this.store.deleteDocument(d.document_id)) this.summary.removed++;
-      });
+      const removed = this.store.transaction(() => gone.filter((d) => this.store.deleteDocument(d.document_id)));
+      this.summary.removed += removed.length;
+      for (const d of removed) this.opts.onChange?.({ source: d.source, change: "removed", chunks: 0 });
     }
   }
 

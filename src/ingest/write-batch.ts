@@ -13,6 +13,8 @@ export interface PendingDocument {
   doc: StoredDocument;
   chunks: NewChunk[];
   vectors?: Float32Array[] | undefined;
+  /** It replaces a stored document of the same source (for the run's change reports). */
+  replaces?: boolean | undefined;
 }
 
 /** When a batch is committed: whichever limit is reached first. */

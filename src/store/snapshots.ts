@@ -90,20 +90,20 @@ export class SnapshotStore {
 
   /** Remove temp files and snapshots whose document no longer exists. Returns how many were removed. */
   async sweep(isLiveDocument: (documentId: string) => boolean): Promise<number> {
+    const strays = await this.strays(isLiveDocument);
+    for (const name of strays) await rm(join(this.dir, name), { force: true, recursive: false });
+    return strays.length;
+  }
+
+  /** Names in the snapshots folder that {@link sweep} would remove (temp files, snapshots of no live document). */
+  async strays(isLiveDocument: (documentId: string) => boolean): Promise<string[]> {
     let names: string[];
     try {
       names = await readdir(this.dir);
     } catch {
-      return 0;
+      return [];
     }
-    let removed = 0;
-    for (const name of names) {
-      if (name.endsWith(TEMP_SUFFIX) || !DOCUMENT_ID.test(name) || !isLiveDocument(name)) {
-        await rm(join(this.dir, name), { force: true, recursive: false });
-        removed++;
-      }
-    }
-    return removed;
+    return names.filter((name) => name.endsWith(TEMP_SUFFIX) || !DOCUMENT_ID.test(name) || !isLiveDocument(name));
   }
 
   private async refuseSymlink(path: string, allowMissing = false): Promise<void> {

@@ -148,9 +148,9 @@ export class SqliteStore implements Store {
     };
   }
 
-  /** Open a collection file; `create` allows making a new one. */
-  static open(path: string, opts: { create: boolean }): SqliteStore {
-    return new SqliteStore(openDatabase(path, opts));
+  /** Open a collection file; `create` allows making a new one, `readonly` never writes it (nor migrates it). */
+  static open(path: string, opts: { create: boolean; readonly?: boolean | undefined }): SqliteStore {
+    return new SqliteStore(openDatabase(path, { create: opts.create, readonly: opts.readonly ?? false }));
   }
 
   getDocumentBySource(source: string): StoredDocument | undefined {

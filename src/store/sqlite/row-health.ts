@@ -1,0 +1,135 @@
+/**
+ * Row-level checks of a collection file for `grk doctor`: every document's
+ * chunks are consistent with it and with their own text, no chunk lacks its
+ * document, and, in a dense collection, every chunk has exactly one vector.
+ * All of it streams over the rows; nothing holds the collection in memory.
+ */
+import { codePointLength, sha256 } from "../../core/text.js";
+import type { NewChunk } from "../store.js";
+import type { Db } from "./db.js";
+import { countVectors, deleteOrphanVectors, VECTOR_TABLE, vectorTableDimensions } from "./vector-index.js";
+
+/** A document whose chunk rows are inconsistent, and the first thing wrong with them. */
+export interface InconsistentDocument {
+  document_id: string;
+  source: string;
+  reason: string;
+  /** Already marked for re-indexing by {@link markDocumentsStale}. */
+  stale: boolean;
+}
+
+/** Prefix of a fingerprint no source can have: the next ingest re-reads the document. */
+const STALE = "stale:";
+
+/** Documents reported by name at most (the count is always exact). */
+const MAX_NAMED = 20;
+
+type ChunkRow = Pick<NewChunk, "ordinal" | "text" | "start_offset" | "end_offset" | "start_line" | "end_line" | "text_hash">;
+
+/** The first thing wrong with one chunk of a document of `contentLength` code points, if anything. */
+function chunkFault(c: ChunkRow, expectedOrdinal: number, contentLength: number): string | undefined {
+  if (c.ordinal !== expectedOrdinal) return `chunk ordinals are not 0..n-1 (found ${c.ordinal} where ${expectedOrdinal} belongs)`;
+  if (!(c.start_offset >= 0 && c.start_offset < c.end_offset && c.end_offset <= contentLength)) {
+    return `chunk ${c.ordinal} spans [${c.start_offset}, ${c.end_offset}) outside the document's ${contentLength} code points`;
+  }
+  if (codePointLength(c.text) !== c.end_offset - c.start_offset) return `chunk ${c.ordinal}'s text is not as long as its span`;
+  if (sha256(c.text) !== c.text_hash) return `chunk ${c.ordinal}'s text does not match its hash`;
+  if (!(c.start_line >= 1 && c.start_line <= c.end_line)) return `chunk ${c.ordinal} has lines ${c.start_line}-${c.end_line}`;
+  return undefined;
+}
+
+/** Every document whose chunks are missing or disagree with it (count exact, at most `maxNamed` named). */
+export function inconsistentDocuments(db: Db, maxNamed = MAX_NAMED): { count: number; named: InconsistentDocument[] } {
+  const docs = db.prepare("SELECT id, document_id, source, content_length, fingerprint FROM documents ORDER BY id");
+  const chunks = db.prepare(
+    "SELECT ordinal, text, start_offset, end_offset, start_line, end_line, text_hash FROM chunks WHERE doc_id = ? ORDER BY ordinal",
+  );
+  let count = 0;
+  const named: InconsistentDocument[] = [];
+  for (const d of docs.iterate() as IterableIterator<{ id: number; document_id: string; source: string; content_length: number; fingerprint: string }>) {
+    const rows = chunks.all(d.id) as ChunkRow[];
+    let reason: string | undefined = rows.length === 0 ? "it has no chunks" : undefined;
+    for (let i = 0; reason === undefined && i < rows.length; i++) reason = chunkFault(rows[i]!, i, d.content_length);
+    if (reason === undefined) continue;
+    count++;
+    if (named.length < maxNamed) named.push({ document_id: d.document_id, source: d.source, reason, stale: d.fingerprint.startsWith(STALE) });
+  }
+  return { count, named };
+}
+
+/** Chunks whose document row is gone (only possible when something deleted rows with foreign keys off). */
+export function countOrphanChunks(db: Db): number {
+  return Number(db.prepare("SELECT count(*) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM documents d WHERE d.id = c.doc_id)").pluck().get());
+}
+
+/** Delete chunks without a document (their postings go with the postings rebuild). Returns how many. */
+export function deleteOrphanChunks(db: Db): number {
+  return db.prepare("DELETE FROM chunks WHERE NOT EXISTS (SELECT 1 FROM documents d WHERE d.id = chunks.doc_id)").run().changes;
+}
+
+/**
+ * Make the next ingest of these documents re-read their sources (their chunks
+ * are rebuilt then). The rows stay, and stay searchable, until that ingest.
+ */
+export function markDocumentsStale(db: Db, documentIds: readonly string[]): number {
+  const mark = db.prepare("UPDATE documents SET fingerprint = ? || fingerprint WHERE document_id = ? AND substr(fingerprint, 1, ?) <> ?");
+  return db.transaction(() => documentIds.reduce((n, id) => n + mark.run(STALE, id, STALE.length, STALE).changes, 0)).immediate();
+}
+
+/** How the vectors cover the chunks. */
+export interface VectorCoverage {
+  /** Width of the vector table; undefined when there is none. */
+  dimensions: number | undefined;
+  vectors: number;
+  /** Chunks without a vector. */
+  missing: number;
+  /** Vectors without a chunk. */
+  orphans: number;
+}
+
+export function vectorCoverage(db: Db): VectorCoverage {
+  const dimensions = vectorTableDimensions(db);
+  if (dimensions === undefined) {
+    return { dimensions, vectors: 0, missing: Number(db.prepare("SELECT count(*) FROM chunks").pluck().get()), orphans: 0 };
+  }
+  const missing = Number(
+    db.prepare(`SELECT count(*) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM ${VECTOR_TABLE} v WHERE v.rowid = c.id)`).pluck().get(),
+  );
+  const orphans = Number(
+    db.prepare(`SELECT count(*) FROM ${VECTOR_TABLE} v WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = v.rowid)`).pluck().get(),
+  );
+  return { dimensions, vectors: countVectors(db), missing, orphans };
+}
+
+/** Delete vectors whose chunk is gone. Returns how many. */
+export function sweepOrphanVectors(db: Db): number {
+  return db.transaction(() => deleteOrphanVectors(db)).immediate();
+}
+
+/** Extractor identities recorded on documents, with how many documents each. */
+export function recordedExtractors(db: Db): Array<{ extractor: string; documents: number }> {
+  return db
+    .prepare("SELECT extractor, count(*) AS documents FROM documents WHERE extractor IS NOT NULL GROUP BY extractor ORDER BY extractor")
+    .all() as Array<{ extractor: string; documents: number }>;
+}
+
+/** Snapshot documents, a page at a time (row id order). */
+export function snapshotDocuments(db: Db, afterRowid: number, limit: number): Array<{ rowid: number; document_id: string; source: string; content_hash: string }> {
+  return db
+    .prepare("SELECT id AS rowid, document_id, source, content_hash FROM documents WHERE source_class = 'snapshot' AND id > ? ORDER BY id LIMIT ?")
+    .all(afterRowid, limit) as Array<{ rowid: number; document_id: string; source: string; content_hash: string }>;
+}
+
+/** Up to `n` random chunk ids of documents of a source class (a uniform sample without replacement). */
+export function sampleChunkIds(db: Db, sourceClass: string, n: number): string[] {
+  return db
+    .prepare("SELECT c.chunk_id FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE d.source_class = ? ORDER BY random() LIMIT ?")
+    .pluck()
+    .all(sourceClass, n) as string[];
+}
+
+/** The schema version and the BM25 postings format a file records. */
+export function postingsFormat(db: Db): number | undefined {
+  const exists = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'bm25_state'").get();
+  return exists ? (db.prepare("SELECT format FROM bm25_state WHERE id = 1").pluck().get() as number | undefined) : undefined;
+}
