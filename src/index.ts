@@ -10,6 +10,11 @@ export {
   openCollection,
   parseCitation,
   type ChunkView,
+  type DocumentPage,
+  type DocumentSummary,
+  type DocumentView,
+  type IngestRoot,
+  type RemoveSummary,
   type CollectionLocation,
   type CollectionStatus,
   type LockWaitOptions,
@@ -18,6 +23,7 @@ export {
   type SearchMode,
   type SearchOptions,
 } from "./collection.js";
+export { searchAcross, type CollectionHit } from "./search-across.js";
 export { SEARCH_MODES } from "./retrieve/search-pipeline.js";
 export { CitationSchema, type Citation, type SearchHit, type SourceClass, type Verdict, type Verification } from "./core/contracts.js";
 export { ERROR_CATALOGUE, GroundkitError, type ErrorCode } from "./core/errors.js";

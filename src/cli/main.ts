@@ -5,6 +5,10 @@ import { Command, CommanderError } from "commander";
 import { closeEmbeddingProviders } from "../embed/binding.js";
 import { collectionsCommand } from "./collections.js";
 import { evalCommand } from "./eval.js";
+import { getCommand } from "./get.js";
+import { lsCommand } from "./ls.js";
+import { rmCommand } from "./rm.js";
+import { updateCommand } from "./update.js";
 import { ingestCommand } from "./ingest.js";
 import { reembedCommand } from "./reembed.js";
 import { searchCommand } from "./search.js";
@@ -26,9 +30,13 @@ export function buildProgram(): Command {
     ingestCommand(),
     searchCommand(),
     showCommand(),
+    getCommand(),
+    lsCommand(),
     verifyCommand(),
     statusCommand(),
     collectionsCommand(),
+    updateCommand(),
+    rmCommand(),
     evalCommand(),
     reembedCommand(),
     serveCommand(),

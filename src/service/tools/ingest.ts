@@ -5,7 +5,7 @@
 import { resolve } from "node:path";
 import { z } from "zod";
 import { MAX_CHUNK_SIZE, MIN_CHUNK_SIZE } from "../../ingest/chunker.js";
-import { emptySummary, type IngestOptions, type IngestSummary } from "../../ingest/ingest.js";
+import { mergeSummaries, type IngestOptions, type IngestSummary } from "../../ingest/ingest.js";
 import { isWithin, resolveContained } from "../../core/containment.js";
 import { GroundkitError } from "../../core/errors.js";
 // Any scheme-shaped input goes the URL way, where only http(s) passes (file:// is URL_REFUSED, never a path).
@@ -87,7 +87,7 @@ export const ingestTool = defineTool({
       },
       { create: true },
     );
-    return { collection, ...merge(summaries) };
+    return { collection, ...mergeSummaries(summaries) };
   },
 });
 
@@ -110,23 +110,4 @@ async function placeUnderRoot(raw: string, roots: string[]): Promise<[string, st
     }
   }
   throw new GroundkitError("PATH_ESCAPES_BASE", `${shown} is not under an allowed root of this server.`);
-}
-
-function merge(all: IngestSummary[]): IngestSummary {
-  const out = emptySummary();
-  for (const s of all) {
-    out.files_seen += s.files_seen;
-    out.indexed += s.indexed;
-    out.unchanged += s.unchanged;
-    out.removed += s.removed;
-    out.chunks_written += s.chunks_written;
-    out.vectors_written += s.vectors_written;
-    out.duration_ms += s.duration_ms;
-    out.skipped.push(...s.skipped);
-    out.unsupported.push(...s.unsupported);
-    out.failed.push(...s.failed);
-    // Every group of one call runs with the same chunking; the first says whether it re-chunked.
-    out.chunking ??= s.chunking;
-  }
-  return out;
 }
