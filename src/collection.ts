@@ -132,8 +132,6 @@ export interface DocumentSummary {
   source_class: StoredDocument["source_class"];
   extractor: string | null;
   chunks: number;
-  /** Length of the indexed text in code points. */
-  content_length: number;
   ingested_at: string;
   title: string | null;
 }
@@ -684,7 +682,6 @@ export class Collection {
         source_class: d.source_class,
         extractor: d.extractor,
         chunks: d.chunks,
-        content_length: d.content_length,
         ingested_at: d.ingested_at,
         title: typeof d.metadata.title === "string" ? d.metadata.title : null,
       })),

@@ -33,7 +33,6 @@ export const listDocumentsTool = defineTool({
         source_class: z.enum(SOURCE_CLASSES),
         extractor: z.string().nullable(),
         chunks: z.number().int(),
-        content_length: z.number().int(),
         ingested_at: z.string(),
         title: z.string().nullable(),
       }),
