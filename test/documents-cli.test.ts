@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { WriterLock } from "../src/store/sqlite/writer-lock.js";
 import { grk, tempDir } from "./support/cli.js";
 
 let dir: string;
@@ -151,6 +152,16 @@ describe("recorded roots, grk update and grk rm", () => {
     const folder = json(["rm", join(dir, "docs", "guides")]);
     expect((folder.removed as unknown[]).length).toBe(1);
     expect((json(["ls"]).documents as Array<{ source: string }>).map((d) => d.source)).toEqual([join(dir, "docs", "intro.md")]);
+    // rm is a writer: while another writer holds the collection it waits, then gives up with COLLECTION_BUSY.
+    const lock = WriterLock.acquireNow(WriterLock.pathFor(join(dir, ".groundkit", "default.sqlite3")), { collection: "default", operation: "ingest" });
+    try {
+      const busy = run(["rm", "docs/intro.md", "--lock-timeout", "0"]);
+      expect(busy.code).toBe(1);
+      expect(busy.stderr).toContain("error[COLLECTION_BUSY]");
+    } finally {
+      lock.release();
+    }
+    expect((json(["ls"]).documents as unknown[]).length).toBe(1);
     const root = json(["rm", "docs"]);
     expect(root.roots_forgotten).toEqual([join(dir, "docs")]);
     expect(json(["status"]).roots).toEqual([]);

@@ -76,8 +76,8 @@ function toClause(f: Filter): FilterClause {
   switch (f.key) {
     case "path": {
       // An absolute path (as the CLI prints sources outside the working directory) is matched against the source itself.
-      const absolute = isAbsolute(f.value);
-      return f.op === "^=" ? { kind: "path_prefix", prefix: f.value, absolute } : { kind: "path_glob", glob: f.value, absolute };
+      const absolute = isAbsolute(f.value) ? { absolute: true } : {};
+      return f.op === "^=" ? { kind: "path_prefix", prefix: f.value, ...absolute } : { kind: "path_glob", glob: f.value, ...absolute };
     }
     case "class":
       return { kind: "class", sourceClass: f.value as SourceClass };
