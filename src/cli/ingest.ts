@@ -91,15 +91,20 @@ const UNSUPPORTED_LISTED = 20;
  */
 function discardIfUnused(col: { createdNow: boolean; name: string }, loc: { indexDir?: string | undefined }): void {
   if (!col.createdNow) return;
-  const reopened = openCollection({ indexDir: loc.indexDir, collection: col.name });
-  let unused: boolean;
   try {
-    const s = reopened.status();
-    unused = s.documents === 0 && s.roots.length === 0;
-  } finally {
-    reopened.close();
+    const reopened = openCollection({ indexDir: loc.indexDir, collection: col.name });
+    let unused: boolean;
+    try {
+      const s = reopened.status();
+      unused = s.documents === 0 && s.roots.length === 0;
+    } finally {
+      reopened.close();
+    }
+    // Refused (COLLECTION_BUSY) while another writer, which may be filling it, holds the collection.
+    if (unused) deleteCollection({ indexDir: loc.indexDir, collection: col.name });
+  } catch {
+    // Tidying up is best effort: the run's own outcome is what this command reports.
   }
-  if (unused) deleteCollection({ indexDir: loc.indexDir, collection: col.name });
 }
 
 /** The text summary of an ingest (or an update). */
