@@ -253,6 +253,29 @@ export function deleteCollection(loc: CollectionLocation): void {
   }
 }
 
+/**
+ * Remove a collection that holds no document and records no root (an ingest
+ * that created it reached nothing: a mistyped path, a refused URL), so a typo
+ * leaves nothing behind. Best effort: false when it holds anything, is busy
+ * with another writer (which may be filling it) or cannot be opened.
+ */
+export function removeIfUnused(loc: CollectionLocation): boolean {
+  try {
+    const col = openCollection(loc);
+    let unused: boolean;
+    try {
+      const s = col.status();
+      unused = s.documents === 0 && s.roots.length === 0;
+    } finally {
+      col.close();
+    }
+    if (unused) deleteCollection(loc);
+    return unused;
+  } catch {
+    return false;
+  }
+}
+
 /** An open collection. Close it when done. */
 export class Collection {
   private readonly snapshots: SnapshotStore;

@@ -9,6 +9,7 @@ export {
   listCollections,
   openCollection,
   parseCitation,
+  removeIfUnused,
   type ChunkView,
   type DocumentPage,
   type DocumentSummary,

@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { http, ingest, makeCorpus, startTestServer, type Corpus, type TestServer } from "./service-fixtures.js";
+import { http, ingest, makeCorpus, startTestServer, TOKEN, type Corpus, type TestServer } from "./service-fixtures.js";
 
 let corpus: Corpus;
 let server: TestServer;
@@ -61,6 +61,25 @@ describe("REST", () => {
     expect(all.json.collections).toEqual(["default", "guides"]);
     const both = await http(server, "POST", "/v1/search", { body: { query: "x", collection: "default", collections: ["guides"] } });
     expect(both.status).toBe(400);
+  });
+});
+
+describe("ingest tool", () => {
+  it("leaves no collection behind when every input of a call that created it fails", async () => {
+    const writer = await startTestServer({ indexDir: corpus.indexDir, allowedRoots: [corpus.docs] }, { token: TOKEN });
+    try {
+      const res = await http(writer, "POST", "/v1/collections/typo/ingest", {
+        // A loopback URL is refused by the SSRF guard per input (a missing path is refused before anything is opened).
+        body: { inputs: ["http://127.0.0.1:9/page.html"] },
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      expect(res.status, res.text).toBe(200);
+      expect(res.json.failed).toEqual([expect.objectContaining({ code: "SSRF_BLOCKED" })]);
+      const listed = await http(writer, "GET", "/v1/collections");
+      expect(listed.json.collections.map((c: { name: string }) => c.name)).toEqual(["default", "guides"]);
+    } finally {
+      await writer.close();
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 /** `grk ingest <paths...>`: index files and folders incrementally. */
 import { Command } from "commander";
 import { DEFAULTS } from "../core/config.js";
-import { deleteCollection, openCollection } from "../collection.js";
+import { openCollection, removeIfUnused } from "../collection.js";
 import type { IngestSummary } from "../ingest/ingest.js";
 import { action, collect, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 import { displaySource } from "./format.js";
@@ -67,12 +67,12 @@ export function ingestCommand(): Command {
       } catch (err) {
         progress.done();
         col.close();
-        discardIfUnused(col, loc);
+        if (col.createdNow) removeIfUnused({ indexDir: loc.indexDir, collection: col.name });
         throw err;
       }
       progress.done();
       col.close();
-      discardIfUnused(col, loc);
+      if (col.createdNow) removeIfUnused({ indexDir: loc.indexDir, collection: col.name });
       if (flags.json) printJson({ collection: col.name, ...summary });
       else printSummary(summary);
       return summary.failed.length > 0 ? 1 : 0;
@@ -83,29 +83,6 @@ export function ingestCommand(): Command {
 
 /** Unsupported files named in the text summary (all of them are in --json). */
 const UNSUPPORTED_LISTED = 20;
-
-/**
- * A collection this command created that holds nothing and records no root
- * (every input failed: a path that does not exist, a URL refused) is removed
- * again, so a typo does not leave an empty collection behind.
- */
-function discardIfUnused(col: { createdNow: boolean; name: string }, loc: { indexDir?: string | undefined }): void {
-  if (!col.createdNow) return;
-  try {
-    const reopened = openCollection({ indexDir: loc.indexDir, collection: col.name });
-    let unused: boolean;
-    try {
-      const s = reopened.status();
-      unused = s.documents === 0 && s.roots.length === 0;
-    } finally {
-      reopened.close();
-    }
-    // Refused (COLLECTION_BUSY) while another writer, which may be filling it, holds the collection.
-    if (unused) deleteCollection({ indexDir: loc.indexDir, collection: col.name });
-  } catch {
-    // Tidying up is best effort: the run's own outcome is what this command reports.
-  }
-}
 
 /** The text summary of an ingest (or an update). */
 export function printSummary(s: IngestSummary): void {

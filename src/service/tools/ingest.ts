@@ -5,6 +5,7 @@
 import { resolve } from "node:path";
 import { z } from "zod";
 import { MAX_CHUNK_SIZE, MIN_CHUNK_SIZE } from "../../ingest/chunker.js";
+import { removeIfUnused } from "../../collection.js";
 import { mergeSummaries, type IngestOptions, type IngestSummary } from "../../ingest/ingest.js";
 import { isWithin, resolveContained } from "../../core/containment.js";
 import { GroundkitError } from "../../core/errors.js";
@@ -69,24 +70,30 @@ export const ingestTool = defineTool({
       groups.set(root, [...(groups.get(root) ?? []), path]);
     }
     const summaries: IngestSummary[] = [];
-    await ctx.collections.use(
-      collection,
-      async (col) => {
-        for (const [root, paths] of groups) {
-          const opts = {
-            baseDir: root ?? undefined,
-            include: input.include,
-            exclude: input.exclude,
-            allowPrivateNetwork: ctx.allowPrivateNetwork,
-            chunkSize: input.chunk_size,
-            chunkOverlap: input.chunk_overlap,
-          } as Partial<IngestOptions>;
-          // The writer lock serializes this with every other writer of the collection, here or in another process.
-          summaries.push(await col.ingest(paths, { ...opts, lockTimeoutMs: ctx.lockTimeoutMs }));
-        }
-      },
-      { create: true },
-    );
+    const existed = ctx.collections.names().includes(collection);
+    try {
+      await ctx.collections.use(
+        collection,
+        async (col) => {
+          for (const [root, paths] of groups) {
+            const opts = {
+              baseDir: root ?? undefined,
+              include: input.include,
+              exclude: input.exclude,
+              allowPrivateNetwork: ctx.allowPrivateNetwork,
+              chunkSize: input.chunk_size,
+              chunkOverlap: input.chunk_overlap,
+            } as Partial<IngestOptions>;
+            // The writer lock serializes this with every other writer of the collection, here or in another process.
+            summaries.push(await col.ingest(paths, { ...opts, lockTimeoutMs: ctx.lockTimeoutMs }));
+          }
+        },
+        { create: true },
+      );
+    } finally {
+      // A collection this call created that reached nothing (every input failed) is removed again.
+      if (!existed) removeIfUnused({ indexDir: ctx.collections.indexDir, collection });
+    }
     return { collection, ...mergeSummaries(summaries) };
   },
 });
