@@ -10,7 +10,7 @@
  *   col.close();
  */
 import { readdirSync, rmSync, statSync } from "node:fs";
-import { join, resolve, sep } from "node:path";
+import { isAbsolute, join, resolve, sep } from "node:path";
 import { checkCollectionName } from "./core/collection-name.js";
 import { DEFAULTS } from "./core/config.js";
 import { CitationSchema, type Citation, type SearchHit, type Verification } from "./core/contracts.js";
@@ -23,7 +23,11 @@ import { readSnapshotSource } from "./cite/read-snapshot-source.js";
 import type { ChunkSettings } from "./ingest/build-chunks.js";
 import { decideChunking, parseRecordedChunking, recordChunking, type RecordedChunking } from "./ingest/chunking-settings.js";
 import { Dispatcher } from "./ingest/dispatch.js";
-import { Ingestor, type IngestOptions, type IngestSummary } from "./ingest/ingest.js";
+import { Ingestor, mergeSummaries, type IngestOptions, type IngestSummary } from "./ingest/ingest.js";
+import { forgetRoot, forgetRootsUnder, recordRoots, recordedRoots, type IngestRoot } from "./ingest/roots.js";
+import { DOCUMENT_CHARS, readDocumentLines, type DocumentLines } from "./cite/read-document.js";
+import { looksLikeIdPrefix, resolveIdPrefix } from "./core/id-prefix.js";
+import { hasUrlScheme } from "./net/url-shape.js";
 import { SnapshotStore } from "./store/snapshots.js";
 import { checkIndexDirIfPresent, ensureIndexDir, storeOpenError } from "./store/index-dir.js";
 import { bindProvider, identityMeta, recordedIdentity } from "./embed/binding.js";
@@ -39,7 +43,7 @@ import { INGEST_SPANS, recordIngestSummary } from "./ingest/ingest-tracing.js";
 import { rankChunks, type RetrievalSettings, type SearchMode } from "./retrieve/search-pipeline.js";
 import { SqliteStore } from "./store/sqlite/sqlite-store.js";
 import { withWriterLock, WriterLock, type LockHolder } from "./store/sqlite/writer-lock.js";
-import type { ScoredChunk, StoreStats, StoredChunk } from "./store/store.js";
+import type { ScoredChunk, StoreStats, StoredChunk, StoredDocument } from "./store/store.js";
 import { formatIssues } from "./core/validation.js";
 import { repairCollection, runHealthChecks, type DoctorCheck, type HealthParts, type RepairAction, type SampleOutcome } from "./collection-health.js";
 
@@ -126,12 +130,53 @@ export interface RetrievedChunk {
   score: number;
 }
 
+/** A document as `grk ls` and `list_documents` show it. */
+export interface DocumentSummary {
+  document_id: string;
+  source: string;
+  source_class: StoredDocument["source_class"];
+  extractor: string | null;
+  chunks: number;
+  ingested_at: string;
+  title: string | null;
+}
+
+/** A page of {@link Collection.listDocuments}. */
+export interface DocumentPage {
+  documents: DocumentSummary[];
+  /** Pass as `after` to get the next page; null on the last page. */
+  next_after: string | null;
+}
+
+/** Documents listed per page by default, and the most one page may hold. */
+export const DOCUMENT_PAGE = { default: 100, max: 1000 } as const;
+
+/** A line range of a document, as `grk get` and `get_document` return it. */
+export interface DocumentView extends DocumentLines {
+  document_id: string;
+  source: string;
+  source_class: StoredDocument["source_class"];
+}
+
+/** What {@link Collection.removeDocuments} did. */
+export interface RemoveSummary {
+  removed: Array<{ document_id: string; source: string }>;
+  /** References that named no document (nor a folder holding any). */
+  not_found: string[];
+  /** Recorded roots forgotten because they were removed (a later update does not bring them back). */
+  roots_forgotten: string[];
+}
+
+export type { IngestRoot };
+
 export interface CollectionStatus extends StoreStats {
   collection: string;
   path: string;
   vectors: number;
   embedding: EmbeddingIdentity | null;
   base_dirs: string[];
+  /** What `grk update` re-ingests. */
+  roots: IngestRoot[];
   /** The chunking every ingest of this collection uses unless asked for another. */
   chunker: RecordedChunking | null;
 }
@@ -149,6 +194,7 @@ export function openCollection(opts: OpenCollectionOptions = {}): Collection {
   const { indexDir, name, file } = locate(opts);
   // Refuse bad limits up front, not once per file.
   resolveExtractionLimits(opts.extraction);
+  const existed = safeIsFile(file);
   if (opts.create) ensureIndexDir(indexDir);
   else {
     checkIndexDirIfPresent(indexDir);
@@ -160,7 +206,9 @@ export function openCollection(opts: OpenCollectionOptions = {}): Collection {
   } catch (err) {
     throw storeOpenError(indexDir, file, err);
   }
-  return new Collection(name, indexDir, file, store, opts);
+  const col = new Collection(name, indexDir, file, store, opts);
+  col.createdNow = !existed;
+  return col;
 }
 
 function inodeOf(path: string): number | undefined {
@@ -210,12 +258,37 @@ export function deleteCollection(loc: CollectionLocation): void {
   }
 }
 
+/**
+ * Remove a collection that holds no document and records no root (an ingest
+ * that created it reached nothing: a mistyped path, a refused URL), so a typo
+ * leaves nothing behind. Best effort: false when it holds anything, is busy
+ * with another writer (which may be filling it) or cannot be opened.
+ */
+export function removeIfUnused(loc: CollectionLocation): boolean {
+  try {
+    const col = openCollection(loc);
+    let unused: boolean;
+    try {
+      const s = col.status();
+      unused = s.documents === 0 && s.roots.length === 0;
+    } finally {
+      col.close();
+    }
+    if (unused) deleteCollection(loc);
+    return unused;
+  } catch {
+    return false;
+  }
+}
+
 /** An open collection. Close it when done. */
 export class Collection {
   private readonly snapshots: SnapshotStore;
   private rerankerPromise: Promise<Reranker> | undefined;
   /** The collection file this handle has open, to notice it was deleted or replaced while a writer waited. */
   private readonly openedInode: number | undefined;
+  /** Whether opening this handle created the collection (a failed first ingest then removes it again). */
+  createdNow = false;
 
   constructor(
     readonly name: string,
@@ -263,36 +336,93 @@ export class Collection {
     opts: Partial<IngestOptions> & DenseIngestOptions & LockWaitOptions = {},
   ): Promise<IngestSummary> {
     const attributes = { [ATTR.collection]: this.name, "groundkit.ingest.dense": opts.dense ?? false, "groundkit.ingest.inputs": inputs.length };
-    return withSpan(INGEST_SPANS.run, attributes, (span) => this.writing("ingest", opts, async () => {
-      // Decided under the lock: the recorded chunking is what the previous writer left.
-      const chunking = decideChunking(
-        parseRecordedChunking(this.store.getMeta("chunker")),
-        { chunkSize: opts.chunkSize, chunkOverlap: opts.chunkOverlap },
-        this.options.chunking,
-      );
-      const { chunk_size: chunkSize, chunk_overlap: chunkOverlap } = chunking;
-      const provider = opts.dense ? await this.bindEmbedding(true) : undefined;
-      const ingestor = new Ingestor(
-        this.store,
-        {
-          ...opts,
-          chunkSize,
-          chunkOverlap,
-          maxFileSize: opts.maxFileSize ?? DEFAULTS.maxFileSize,
-          embed: provider ? (texts) => provider.embedDocuments(texts) : undefined,
-        },
-        new Dispatcher(undefined, this.options.extraction),
-        this.snapshots,
-      );
-      const summary = await ingestor.run(inputs);
-      // Converge after any crash: temp files and snapshots without a document go.
-      await this.snapshots.sweep((id) => this.store.getDocument(id)?.source_class === "snapshot");
-      this.store.setMeta("chunker", recordChunking(chunking));
-      summary.chunking = chunking;
-      if (provider) summary.vectors_written += await this.backfillVectors(provider, opts.onEmbedProgress);
-      recordIngestSummary(span, summary);
-      return summary;
-    }));
+    return withSpan(INGEST_SPANS.run, attributes, (span) =>
+      this.writing("ingest", opts, async () => {
+        const summary = await this.ingestLocked(inputs, opts);
+        recordIngestSummary(span, summary);
+        return summary;
+      }),
+    );
+  }
+
+  /** Ingest under the writer lock (the caller holds it); records the inputs reached as roots. */
+  private async ingestLocked(
+    inputs: string[],
+    opts: Partial<IngestOptions> & DenseIngestOptions,
+  ): Promise<IngestSummary> {
+    // Decided under the lock: the recorded chunking is what the previous writer left.
+    const chunking = decideChunking(
+      parseRecordedChunking(this.store.getMeta("chunker")),
+      { chunkSize: opts.chunkSize, chunkOverlap: opts.chunkOverlap },
+      this.options.chunking,
+    );
+    const { chunk_size: chunkSize, chunk_overlap: chunkOverlap } = chunking;
+    const provider = opts.dense ? await this.bindEmbedding(true) : undefined;
+    const ingestor = new Ingestor(
+      this.store,
+      {
+        ...opts,
+        chunkSize,
+        chunkOverlap,
+        maxFileSize: opts.maxFileSize ?? DEFAULTS.maxFileSize,
+        embed: provider ? (texts) => provider.embedDocuments(texts) : undefined,
+      },
+      new Dispatcher(undefined, this.options.extraction),
+      this.snapshots,
+    );
+    const summary = await ingestor.run(inputs);
+    // Converge after any crash: temp files and snapshots without a document go.
+    await this.snapshots.sweep((id) => this.store.getDocument(id)?.source_class === "snapshot");
+    this.store.setMeta("chunker", recordChunking(chunking));
+    const at = new Date().toISOString();
+    recordRoots(
+      this.store,
+      ingestor.reached.map((r) => ({
+        ...r,
+        base_dir: r.kind === "path" && opts.baseDir ? resolve(opts.baseDir) : null,
+        include: [...(opts.include ?? [])],
+        exclude: [...(opts.exclude ?? [])],
+        ingested_at: at,
+      })),
+    );
+    summary.chunking = chunking;
+    if (provider) summary.vectors_written += await this.backfillVectors(provider, opts.onEmbedProgress);
+    return summary;
+  }
+
+  /** The roots this collection was ingested from (what {@link Collection.update} re-ingests). */
+  roots(): IngestRoot[] {
+    return recordedRoots(this.store);
+  }
+
+  /**
+   * Ingest every recorded root again, each with the include/exclude and base
+   * dir it was recorded with, under one hold of the writer lock. A collection
+   * with vectors stays dense (new chunks are embedded).
+   */
+  async update(
+    opts: Pick<IngestOptions, "allowPrivateNetwork" | "fetchTimeoutMs" | "onProgress"> &
+      Partial<Pick<IngestOptions, "maxFileSize">> &
+      DenseIngestOptions &
+      LockWaitOptions = {},
+  ): Promise<IngestSummary & { roots: number }> {
+    return this.writing("update", opts, async () => {
+      const roots = recordedRoots(this.store);
+      const dense = opts.dense ?? this.store.countVectors() > 0;
+      const summaries: IngestSummary[] = [];
+      for (const root of roots) {
+        summaries.push(
+          await this.ingestLocked([root.source], {
+            ...opts,
+            dense,
+            baseDir: root.base_dir ?? undefined,
+            include: root.include,
+            exclude: root.exclude,
+          }),
+        );
+      }
+      return { ...mergeSummaries(summaries), roots: roots.length };
+    });
   }
 
   /** Embed every chunk that has no vector yet, in batches (each batch its own transaction). */
@@ -451,7 +581,7 @@ export class Collection {
     chunkId: string,
     opts: { baseDir?: string | undefined; contextChars?: number | undefined } = {},
   ): Promise<ChunkView> {
-    const chunk = this.store.getChunk(chunkId);
+    const chunk = this.store.getChunk(this.resolveChunkId(chunkId));
     if (!chunk) throw new GroundkitError("CHUNK_NOT_FOUND", `No chunk ${chunkId} in collection '${this.name}'.`);
     const citation = citationOf(chunk);
     const { verification, content } = await checkCitation(citation, this.verifyContext(chunk, opts.baseDir));
@@ -495,12 +625,136 @@ export class Collection {
   /** Delete one document (its chunks, postings and snapshot). Returns false when it did not exist. */
   async deleteDocument(documentId: string, lock: LockWaitOptions = {}): Promise<boolean> {
     return this.writing("delete", lock, async () => {
-      const doc = this.store.getDocument(documentId);
+      const doc = this.store.getDocument(this.resolveDocumentId(documentId));
       if (!doc) return false;
-      this.store.deleteDocument(documentId);
-      if (doc.source_class === "snapshot") await this.snapshots.remove(documentId);
+      await this.removeDocument(doc);
       return true;
     });
+  }
+
+  private async removeDocument(doc: StoredDocument): Promise<void> {
+    this.store.deleteDocument(doc.document_id);
+    if (doc.source_class === "snapshot") await this.snapshots.remove(doc.document_id);
+  }
+
+  /**
+   * Remove documents by reference, under the writer lock: an absolute path or
+   * URL names a document's source; a folder removes every document under it; a
+   * (short) document id names one document. A removed root (or one under a
+   * removed folder) is forgotten, so a later update does not bring it back.
+   */
+  async removeDocuments(refs: readonly string[], lock: LockWaitOptions = {}): Promise<RemoveSummary> {
+    return this.writing("remove", lock, async () => {
+      const out: RemoveSummary = { removed: [], not_found: [], roots_forgotten: [] };
+      for (const ref of refs) {
+        const docs = this.documentsNamedBy(ref);
+        const forgotten = hasUrlScheme(ref) ? (forgetRoot(this.store, ref) ? [ref] : []) : isAbsolutePath(ref) ? forgetRootsUnder(this.store, ref) : [];
+        out.roots_forgotten.push(...forgotten);
+        if (docs.length === 0 && forgotten.length === 0) out.not_found.push(ref);
+        for (const doc of docs) {
+          await this.removeDocument(doc);
+          out.removed.push({ document_id: doc.document_id, source: doc.source });
+        }
+      }
+      return out;
+    });
+  }
+
+  /** The documents a removal reference names (see removeDocuments), read a page at a time. */
+  private documentsNamedBy(ref: string): StoredDocument[] {
+    const exact = this.store.getDocumentBySource(ref);
+    if (exact) return [exact];
+    if (isAbsolutePath(ref)) {
+      const prefix = ref.endsWith(sep) ? ref : ref + sep;
+      const docs: StoredDocument[] = [];
+      for (let after: string | undefined; ; ) {
+        const page = this.store.listDocuments({ prefix, after, limit: DOCUMENT_PAGE.max });
+        docs.push(...page);
+        if (page.length < DOCUMENT_PAGE.max) return docs;
+        after = page[page.length - 1]!.source;
+      }
+    }
+    const id = this.resolveDocumentId(ref);
+    const byId = this.store.getDocument(id);
+    return byId ? [byId] : [];
+  }
+
+  /**
+   * The document a reference names: its source (an absolute path or a URL as
+   * stored) or its id, or a unique prefix of its id.
+   *
+   * @throws GroundkitError DOCUMENT_NOT_FOUND, AMBIGUOUS_ID
+   */
+  findDocument(ref: string): StoredDocument {
+    const doc = this.store.getDocumentBySource(ref) ?? this.store.getDocument(this.resolveDocumentId(ref));
+    if (!doc) throw new GroundkitError("DOCUMENT_NOT_FOUND", `No document ${ref} in collection '${this.name}'.`);
+    return doc;
+  }
+
+  /**
+   * A line range of a document's indexed text with a citation for exactly that
+   * range, bounded to `maxChars` code points (default 20,000; at most 200,000).
+   */
+  async getDocument(
+    ref: string,
+    opts: { startLine?: number | undefined; endLine?: number | undefined; maxChars?: number | undefined; baseDir?: string | undefined } = {},
+  ): Promise<DocumentView> {
+    const doc = this.findDocument(ref);
+    const maxChars = opts.maxChars ?? DOCUMENT_CHARS.default;
+    if (!Number.isInteger(maxChars) || maxChars < 1 || maxChars > DOCUMENT_CHARS.max) {
+      throw new GroundkitError("INVALID_ARGUMENT", `max_chars must be an integer from 1 to ${DOCUMENT_CHARS.max}; got ${maxChars}.`);
+    }
+    for (const [name, v] of [["start line", opts.startLine], ["end line", opts.endLine]] as const) {
+      if (v !== undefined && (!Number.isInteger(v) || v < 1)) {
+        throw new GroundkitError("INVALID_ARGUMENT", `The ${name} must be a positive integer; got ${v}.`);
+      }
+    }
+    const lines = await readDocumentLines(
+      doc,
+      { startLine: opts.startLine, endLine: opts.endLine, maxChars },
+      {
+        ...this.readers(),
+        indexed: doc,
+        baseDir: opts.baseDir ? resolve(opts.baseDir) : (doc.base_dir ?? this.recordedBaseDirFor(doc.source)),
+      },
+      (offset) => this.store.chunkIdAt(doc.document_id, offset),
+    );
+    return { document_id: doc.document_id, source: doc.source, source_class: doc.source_class, ...lines };
+  }
+
+  /** Documents whose source starts with `prefix`, in source order, a page at a time (`after`: the previous page's `next_after`). */
+  listDocuments(opts: { prefix?: string | undefined; after?: string | undefined; limit?: number | undefined } = {}): DocumentPage {
+    const limit = opts.limit ?? DOCUMENT_PAGE.default;
+    if (!Number.isInteger(limit) || limit < 1 || limit > DOCUMENT_PAGE.max) {
+      throw new GroundkitError("INVALID_ARGUMENT", `The page size must be an integer from 1 to ${DOCUMENT_PAGE.max}; got ${limit}.`);
+    }
+    // One more than asked says whether another page follows.
+    const rows = this.store.listDocuments({ prefix: opts.prefix, after: opts.after, limit: limit + 1 });
+    const page = rows.slice(0, limit);
+    return {
+      documents: page.map((d) => ({
+        document_id: d.document_id,
+        source: d.source,
+        source_class: d.source_class,
+        extractor: d.extractor,
+        chunks: d.chunks,
+        ingested_at: d.ingested_at,
+        title: typeof d.metadata.title === "string" ? d.metadata.title : null,
+      })),
+      next_after: rows.length > limit ? page[page.length - 1]!.source : null,
+    };
+  }
+
+  /** A full chunk id for an id or a unique prefix of one (unchanged when nothing matches). */
+  private resolveChunkId(ref: string): string {
+    if (!looksLikeIdPrefix(ref) || this.store.getChunk(ref)) return ref;
+    return resolveIdPrefix("chunk", ref, (p, n) => this.store.chunkIdsWithPrefix(p, n)) ?? ref;
+  }
+
+  /** A full document id for an id or a unique prefix of one (unchanged when nothing matches). */
+  private resolveDocumentId(ref: string): string {
+    if (!looksLikeIdPrefix(ref) || this.store.getDocument(ref)) return ref;
+    return resolveIdPrefix("document", ref, (p, n) => this.store.documentIdsWithPrefix(p, n)) ?? ref;
   }
 
   /** Counts, schema version, embedding identity, last ingest. */
@@ -513,6 +767,7 @@ export class Collection {
       vectors: this.store.countVectors(),
       embedding: recordedIdentity(this.store) ?? null,
       base_dirs: this.baseDirs(),
+      roots: recordedRoots(this.store),
       chunker: parseRecordedChunking(chunker),
     };
   }
@@ -577,6 +832,10 @@ export class Collection {
       .filter((d) => source.startsWith(d.endsWith(sep) ? d : d + sep))
       .sort((a, b) => b.length - a.length)[0];
   }
+}
+
+function isAbsolutePath(ref: string): boolean {
+  return !hasUrlScheme(ref) && isAbsolute(ref);
 }
 
 /** Accept a bare citation or a search hit (`{citation, text}`) and validate it. */

@@ -9,7 +9,13 @@ export {
   listCollections,
   openCollection,
   parseCitation,
+  removeIfUnused,
   type ChunkView,
+  type DocumentPage,
+  type DocumentSummary,
+  type DocumentView,
+  type IngestRoot,
+  type RemoveSummary,
   type CollectionLocation,
   type CollectionStatus,
   type LockWaitOptions,
@@ -27,6 +33,7 @@ export {
   type RepairAction,
   type SampleOutcome,
 } from "./collection-doctor.js";
+export { searchAcross, type CollectionHit } from "./search-across.js";
 export { SEARCH_MODES } from "./retrieve/search-pipeline.js";
 export { CitationSchema, type Citation, type SearchHit, type SourceClass, type Verdict, type Verification } from "./core/contracts.js";
 export { ERROR_CATALOGUE, GroundkitError, type ErrorCode } from "./core/errors.js";

@@ -86,6 +86,11 @@ describe("the store's filter contract", () => {
       ],
     });
     expect(toChunkFilter([])).toBeUndefined();
+    // An absolute path (as the CLI prints sources) is matched against the absolute source.
+    expect(toChunkFilter(parseFilters(["path=/srv/docs/**", "path^=/srv/docs/guides"]))?.clauses).toEqual([
+      { kind: "path_glob", glob: "/srv/docs/**", absolute: true },
+      { kind: "path_prefix", prefix: "/srv/docs/guides", absolute: true },
+    ]);
   });
 
   it("compiles in the SQLite backend with every value bound, never spliced", () => {

@@ -121,6 +121,8 @@ describe("read routes", () => {
         "/v1/collections",
         "/v1/collections/{collection}",
         "/v1/collections/{collection}/chunks/{chunk_id}",
+        "/v1/collections/{collection}/document-text",
+        "/v1/collections/{collection}/documents",
         "/v1/search",
         "/v1/verify",
       ].sort(),

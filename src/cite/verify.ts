@@ -83,7 +83,7 @@ async function checkUntraced(citation: Citation, ctx: VerifyContext): Promise<{ 
  * search, not once per hit.
  */
 const CODE_POINTS = new WeakMap<SourceText, CodePointText>();
-function codePointsOf(source: SourceText): CodePointText {
+export function codePointsOf(source: SourceText): CodePointText {
   let content = CODE_POINTS.get(source);
   if (!content) {
     content = new CodePointText(source.text);
@@ -105,7 +105,8 @@ function cached(ctx: VerifyContext, key: string, read: () => Promise<SourceText>
   return p;
 }
 
-async function obtainContent(citation: Citation, ctx: VerifyContext): Promise<SourceText> {
+/** A citation's current source text, per class, after containment (used by verification and document reads). */
+export async function obtainContent(citation: Citation, ctx: VerifyContext): Promise<SourceText> {
   if (citation.source_class === "snapshot") {
     const readSnapshot = ctx.readSnapshot;
     if (!readSnapshot) throw unresolvable("snapshot citations need the collection's snapshot store to verify.");

@@ -16,7 +16,9 @@ export function displaySource(source: string): string {
 export function locator(c: Citation): string {
   const page =
     c.page_start != null ? ` p.${c.page_start}${c.page_end != null && c.page_end !== c.page_start ? `-${c.page_end}` : ""}` : "";
-  return `${displaySource(c.source)}:${c.start_line}-${c.end_line}${page}`;
+  // An extracted source's lines are lines of its extracted text (what `grk get` prints), not of the HTML or PDF file.
+  const of = c.source_class === "extracted" ? " (lines of extracted text)" : "";
+  return `${displaySource(c.source)}:${c.start_line}-${c.end_line}${page}${of}`;
 }
 
 export function verdictLabel(v: Verification | undefined): string {

@@ -1,7 +1,7 @@
 /** `grk ingest <paths...>`: index files and folders incrementally. */
 import { Command } from "commander";
 import { DEFAULTS } from "../core/config.js";
-import { openCollection } from "../collection.js";
+import { openCollection, removeIfUnused } from "../collection.js";
 import type { IngestSummary } from "../ingest/ingest.js";
 import { action, collect, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 import { displaySource } from "./format.js";
@@ -84,10 +84,15 @@ export function ingestCommand(): Command {
               `ingest: ${p.files_seen} seen, ${p.indexed} indexed, ${p.unchanged} unchanged, ${p.failed} failed  ${p.current ? displaySource(p.current) : ""}`,
             ),
         });
-      } finally {
+      } catch (err) {
         progress.done();
         col.close();
+        if (col.createdNow) removeIfUnused({ indexDir: loc.indexDir, collection: col.name });
+        throw err;
       }
+      progress.done();
+      col.close();
+      if (col.createdNow) removeIfUnused({ indexDir: loc.indexDir, collection: col.name });
       if (flags.json) printJson({ collection: col.name, ...summary });
       else printSummary(summary);
       return summary.failed.length > 0 ? 1 : 0;
@@ -96,7 +101,11 @@ export function ingestCommand(): Command {
   return cmd;
 }
 
-function printSummary(s: IngestSummary): void {
+/** Unsupported files named in the text summary (all of them are in --json). */
+const UNSUPPORTED_LISTED = 20;
+
+/** The text summary of an ingest (or an update). */
+export function printSummary(s: IngestSummary): void {
   println(
     `files seen ${s.files_seen}, indexed ${s.indexed}, unchanged ${s.unchanged}, removed ${s.removed}, ` +
       `chunks written ${s.chunks_written}${s.vectors_written ? `, vectors written ${s.vectors_written}` : ""}, ` +
@@ -110,6 +119,10 @@ function printSummary(s: IngestSummary): void {
     );
   }
   for (const sk of s.skipped) println(`skipped ${displaySource(sk.source)}: ${sk.reason}`);
-  if (s.unsupported.length) println(`unsupported (not indexed): ${s.unsupported.length} file(s)`);
+  if (s.unsupported.length) {
+    println(`unsupported (not indexed): ${s.unsupported.length} file(s)`);
+    for (const u of s.unsupported.slice(0, UNSUPPORTED_LISTED)) println(`  ${displaySource(u)}`);
+    if (s.unsupported.length > UNSUPPORTED_LISTED) println(`  … and ${s.unsupported.length - UNSUPPORTED_LISTED} more (all of them are in --json)`);
+  }
   for (const f of s.failed) println(`failed ${displaySource(f.source)}: error[${f.code}] ${f.message}`);
 }

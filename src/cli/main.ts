@@ -8,6 +8,10 @@ import { startTracingFromEnv, type TracingHandle } from "../obs/tracing-setup.js
 import { collectionsCommand } from "./collections.js";
 import { doctorCommand } from "./doctor.js";
 import { evalCommand } from "./eval.js";
+import { getCommand } from "./get.js";
+import { lsCommand } from "./ls.js";
+import { rmCommand } from "./rm.js";
+import { updateCommand } from "./update.js";
 import { ingestCommand } from "./ingest.js";
 import { reembedCommand } from "./reembed.js";
 import { searchCommand } from "./search.js";
@@ -29,10 +33,14 @@ export function buildProgram(): Command {
     ingestCommand(),
     searchCommand(),
     showCommand(),
+    getCommand(),
+    lsCommand(),
     verifyCommand(),
     statusCommand(),
     doctorCommand(),
     collectionsCommand(),
+    updateCommand(),
+    rmCommand(),
     evalCommand(),
     reembedCommand(),
     serveCommand(),

@@ -1,6 +1,9 @@
 /** `grk search <query>`: BM25, dense or hybrid search with citations, optionally verified. */
 import { Command, Option } from "commander";
-import { openCollection, type SearchMode } from "../collection.js";
+import { listCollections, openCollection, type SearchMode, type SearchOptions } from "../collection.js";
+import { DEFAULTS } from "../core/config.js";
+import { GroundkitError } from "../core/errors.js";
+import { searchAcross } from "../search-across.js";
 import { SEARCH_MODES } from "../retrieve/search-pipeline.js";
 import { action, collect, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 import { renderHit } from "./format.js";
@@ -12,6 +15,7 @@ interface SearchFlags extends CommonFlags {
   rerank?: boolean;
   verify?: boolean;
   baseDir?: string;
+  allCollections?: boolean;
 }
 
 export function searchCommand(): Command {
@@ -23,20 +27,22 @@ export function searchCommand(): Command {
     .option("--filter <filter>", "restrict results, e.g. path=guides/**, class=text, ext=md, tag=security (repeatable)", collect)
     .option("--rerank", "rescore the top candidates with the configured cross-encoder")
     .option("--verify", "re-check every hit against its source")
-    .option("--base-dir <dir>", "containment root for verification (default: recorded at ingest)");
+    .option("--base-dir <dir>", "containment root for verification (default: recorded at ingest)")
+    .option("--all-collections", "search every collection of the index directory (also: --collection a,b)");
   withCommonOptions(cmd).action(
     action(async (query: string, flags: SearchFlags) => {
-      const col = openCollection(resolveLocation(flags));
+      const loc = resolveLocation(flags);
+      if (flags.allCollections && flags.collection) throw new GroundkitError("USAGE", "Pass either --collection or --all-collections, not both.");
+      const names = flags.allCollections
+        ? listCollections(loc.indexDir ?? DEFAULTS.indexDir)
+        : loc.collection?.includes(",")
+          ? loc.collection.split(",").map((n) => n.trim())
+          : undefined;
+      if (names) return searchSeveral(query, names, loc, flags);
+      const col = openCollection(loc);
       try {
         const mode = flags.mode ?? "bm25";
-        const results = await col.search(query, {
-          topK: flags.topK,
-          mode,
-          filters: flags.filter,
-          rerank: flags.rerank,
-          verify: flags.verify,
-          baseDir: flags.baseDir,
-        });
+        const results = await col.search(query, searchOptions(flags));
         if (flags.json) {
           printJson({ query, collection: col.name, mode, rerank: flags.rerank ?? false, results });
           return;
@@ -49,4 +55,38 @@ export function searchCommand(): Command {
     }),
   );
   return cmd;
+}
+
+function searchOptions(flags: SearchFlags): SearchOptions {
+  return {
+    topK: flags.topK,
+    mode: flags.mode ?? "bm25",
+    filters: flags.filter,
+    rerank: flags.rerank,
+    verify: flags.verify,
+    baseDir: flags.baseDir,
+  };
+}
+
+/** A search across several collections, fused by rank (search-across.ts); each hit says its collection. */
+async function searchSeveral(query: string, names: string[], loc: ReturnType<typeof resolveLocation>, flags: SearchFlags): Promise<void> {
+  if (names.length === 0) throw new GroundkitError("COLLECTION_NOT_FOUND", "There are no collections to search in this index directory.");
+  const cols = [];
+  try {
+    for (const name of names) cols.push(openCollection({ ...loc, collection: name }));
+    const mode = flags.mode ?? "bm25";
+    const results = await searchAcross(cols, query, searchOptions(flags));
+    if (flags.json) {
+      printJson({ query, collections: names, mode, rerank: flags.rerank ?? false, results });
+      return;
+    }
+    if (results.length === 0) println("no results");
+    for (const hit of results) {
+      const [first, ...rest] = renderHit(hit);
+      println(`${first}  (${hit.collection} #${hit.collection_rank})`);
+      for (const line of rest) println(line);
+    }
+  } finally {
+    for (const col of cols) col.close();
+  }
 }

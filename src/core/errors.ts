@@ -33,6 +33,11 @@ export const ERROR_CATALOGUE = {
   CHUNK_NOT_FOUND: { http: 404, hint: "Chunk ids change only when content changes; search again." },
   DOCUMENT_NOT_FOUND: { http: 404, hint: "Run `grk status` to see what is indexed." },
   SOURCE_NOT_FOUND: { http: 404, hint: "Check the path; it must exist and be readable." },
+  AMBIGUOUS_ID: { http: 400, hint: "Type more characters of the id: the message lists the ids that start with it." },
+  DOCUMENT_UNAVAILABLE: {
+    http: 409,
+    hint: "The document's indexed text cannot be read back as it was indexed; re-ingest it (`grk update`), or read its chunks with `grk show <chunk-id>`.",
+  },
 
   // ingest refusals (per file; the run goes on)
   FILE_TOO_LARGE: { http: 413, hint: "Raise the cap with --max-file-size if the file is meant to be indexed." },

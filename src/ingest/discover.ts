@@ -16,9 +16,12 @@ import { compileGlob, type GlobMatcher } from "../core/glob.js";
 export interface DiscoverOptions {
   /** Containment root (absolute). Symlinks whose real path leaves it are refused. */
   baseDir: string;
-  /** Globs (core/glob.ts syntax) matched against relPath; empty/undefined = everything. */
+  /**
+   * Globs (core/glob.ts syntax); one without a `/` matches a file's name at any depth, as in .gitignore,
+   * one with a `/` (a leading one is dropped) matches relPath; empty/undefined = everything.
+   */
   include?: string[];
-  /** Globs (core/glob.ts syntax) matched against relPath; a matching folder is not descended into. */
+  /** Globs, read as `include` reads them; a matching folder is not descended into. */
   exclude?: string[];
   /**
    * If given, only files ending in one of these lowercase extensions (".md", ".pdf", ...)
@@ -141,8 +144,21 @@ function makeContext(baseDir: string, opts: DiscoverOptions): WalkContext {
 /** One matcher for a list of globs (linear-time: a hostile --include cannot stall the walk); undefined for none. */
 function anyOf(globs: readonly string[] | undefined): GlobMatcher | undefined {
   if (!globs?.length) return undefined;
-  const matchers = globs.map((g) => compileGlob(g, { dot: false }));
+  const matchers = globs.map(walkGlob);
   return (rel) => matchers.some((m) => m(rel));
+}
+
+/**
+ * A glob as .gitignore reads one: without a `/` it matches the name at any
+ * depth (`*.md` selects `guides/a.md` too); with one (or a leading `/`, which
+ * is dropped) it matches the path from the walked folder.
+ */
+export function walkGlob(glob: string): GlobMatcher {
+  const anchored = glob.startsWith("/") || glob.startsWith("!/");
+  const pattern = anchored ? glob.replace("/", "") : glob;
+  const matcher = compileGlob(pattern, { dot: false });
+  if (anchored || pattern.includes("/")) return matcher;
+  return (rel, meter) => matcher(rel.slice(rel.lastIndexOf("/") + 1), meter);
 }
 
 function byName(a: Dirent, b: Dirent): number {

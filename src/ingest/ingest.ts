@@ -126,8 +126,36 @@ const BREATHE_EVERY_MS = 15;
 /** Documents deleted per transaction when pruning, and the page size of the walk over stored ones. */
 const PRUNE_PAGE = 1000;
 
+/** Merge the summaries of several runs into one (an update of many roots, a call with many groups). */
+export function mergeSummaries(all: readonly IngestSummary[]): IngestSummary {
+  const out = emptySummary();
+  for (const s of all) {
+    out.files_seen += s.files_seen;
+    out.indexed += s.indexed;
+    out.unchanged += s.unchanged;
+    out.removed += s.removed;
+    out.chunks_written += s.chunks_written;
+    out.vectors_written += s.vectors_written;
+    out.duration_ms += s.duration_ms;
+    out.skipped.push(...s.skipped);
+    out.unsupported.push(...s.unsupported);
+    out.failed.push(...s.failed);
+    // Every run of one call uses the same chunking; the first says whether it re-chunked.
+    out.chunking ??= s.chunking;
+  }
+  return out;
+}
+
+/** An input the run could reach (a path that exists, a URL that was fetched): what a collection records as a root. */
+export interface ReachedInput {
+  source: string;
+  kind: "path" | "url";
+}
+
 export class Ingestor {
   private readonly summary: IngestSummary = emptySummary();
+  /** Inputs this run reached, in order. */
+  readonly reached: ReachedInput[] = [];
   private readonly batch: WriteBatch;
   private lastBreath = performance.now();
 
@@ -164,6 +192,7 @@ export class Ingestor {
     }
     const baseDir = resolve(this.opts.baseDir ?? (isDir ? path : dirname(path)));
     this.recordBaseDir(baseDir);
+    this.reached.push({ source: path, kind: "path" });
     // The walk's sources are recorded in the store; pruning keeps every document whose source is among them.
     this.store.resetSeenSources();
     // Discovery is lazy, interleaved with reading: this span covers one input's walk, the
@@ -263,6 +292,7 @@ export class Ingestor {
         span.setAttribute("groundkit.ingest.bytes", fetched.body.length);
         return fetched;
       });
+      this.reached.push({ source: res.url, kind: "url" });
       const loader = await this.dispatcher.forMediaType(res.contentType, label);
       const fingerprint = fingerprintOf(sha256(res.body), `snapshot:${loader.identity}`, this.opts);
       const existing = this.store.getDocumentBySource(res.url);

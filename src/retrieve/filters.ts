@@ -6,8 +6,9 @@
  *
  * Syntax (repeat `--filter` to AND them):
  *   path=<glob>          document path (relative to its base dir; URL for snapshots) matches the glob
- *                        (core/glob.ts: * ** ? [..] {a,b}; extglobs and anything else are refused)
- *   path^=<prefix>       document path starts with the prefix
+ *                        (core/glob.ts: * ** ? [..] {a,b}; extglobs and anything else are refused);
+ *                        an absolute glob (`/srv/docs/**`) matches the absolute source path instead
+ *   path^=<prefix>       document path (an absolute prefix: the absolute source) starts with the prefix
  *   class=<text|extracted|snapshot>
  *   ext=<md|pdf|...>     file extension (with or without the dot)
  *   tag=<value>          Markdown front matter `tags` (or `tag`) contains the value
@@ -18,6 +19,7 @@
  * brace expansion bounded by GLOB_LIMITS), then matched once per document (not
  * per chunk) under the statement's step budget (store/sqlite/functions.ts).
  */
+import { isAbsolute } from "node:path";
 import { GroundkitError } from "../core/errors.js";
 import { SOURCE_CLASSES, type SourceClass } from "../core/contracts.js";
 import { compileGlob } from "../core/glob.js";
@@ -72,8 +74,11 @@ export function toChunkFilter(filters: readonly Filter[]): ChunkFilter | undefin
 
 function toClause(f: Filter): FilterClause {
   switch (f.key) {
-    case "path":
-      return f.op === "^=" ? { kind: "path_prefix", prefix: f.value } : { kind: "path_glob", glob: f.value };
+    case "path": {
+      // An absolute path (as the CLI prints sources outside the working directory) is matched against the source itself.
+      const absolute = isAbsolute(f.value) ? { absolute: true } : {};
+      return f.op === "^=" ? { kind: "path_prefix", prefix: f.value, ...absolute } : { kind: "path_glob", glob: f.value, ...absolute };
+    }
     case "class":
       return { kind: "class", sourceClass: f.value as SourceClass };
     case "ext":

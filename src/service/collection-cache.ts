@@ -70,6 +70,17 @@ export class CollectionCache {
     return this.entries.size + this.retired.size;
   }
 
+  /** Run `fn` with open handles on several collections (in the order named), each held until it returns. */
+  async useMany<T>(names: readonly string[], fn: (cols: Collection[]) => Promise<T> | T): Promise<T> {
+    const entries: Entry[] = [];
+    try {
+      for (const name of names) entries.push(this.acquire(checkCollectionName(name), false));
+      return await fn(entries.map((e) => e.collection));
+    } finally {
+      for (const e of entries) this.release(e);
+    }
+  }
+
   /** Close every handle (server shutdown). */
   closeAll(): void {
     for (const entry of [...this.entries.values(), ...this.retired]) entry.collection.close();

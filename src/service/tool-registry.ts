@@ -11,6 +11,8 @@ import type { ServiceContext } from "./service-context.js";
 import type { ToolDefinition } from "./tool-definition.js";
 import { deleteDocumentTool } from "./tools/delete-document.js";
 import { fetchChunkTool } from "./tools/fetch-chunk.js";
+import { getDocumentTool } from "./tools/get-document.js";
+import { listDocumentsTool } from "./tools/list-documents.js";
 import { indexStatusTool } from "./tools/index-status.js";
 import { ingestTool } from "./tools/ingest.js";
 import { listCollectionsTool } from "./tools/list-collections.js";
@@ -24,6 +26,8 @@ export type { RestBinding, ToolDefinition } from "./tool-definition.js";
 export const ALL_TOOLS: readonly ToolDefinition[] = [
   searchTool,
   fetchChunkTool,
+  getDocumentTool,
+  listDocumentsTool,
   verifyCitationTool,
   listCollectionsTool,
   indexStatusTool,

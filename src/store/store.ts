@@ -59,10 +59,13 @@ export interface StoreStats {
  * A backend compiles these into its own query language; none of them is SQL.
  */
 export type FilterClause =
-  /** The document's filterable path (relative to its base dir; the URL for a snapshot) matches a glob (core/glob.ts syntax). */
-  | { kind: "path_glob"; glob: string }
-  /** The document's filterable path starts with a prefix. */
-  | { kind: "path_prefix"; prefix: string }
+  /**
+   * The document's filterable path (relative to its base dir; the URL for a snapshot) matches a glob
+   * (core/glob.ts syntax); with `absolute`, its absolute source path does (the form the CLI prints).
+   */
+  | { kind: "path_glob"; glob: string; absolute?: boolean }
+  /** The document's filterable path (with `absolute`: its absolute source) starts with a prefix. */
+  | { kind: "path_prefix"; prefix: string; absolute?: boolean }
   | { kind: "class"; sourceClass: SourceClass }
   /** The file extension, lowercased with its dot (`.md`). */
   | { kind: "ext"; ext: string }
@@ -92,7 +95,24 @@ export interface DocumentRef {
   source_class: SourceClass;
 }
 
+/** A row of {@link Store.listDocuments}: a document and how many chunks it has. */
+export interface DocumentListing extends StoredDocument {
+  chunks: number;
+}
+
 export interface Store {
+  /**
+   * Up to `limit` documents whose source starts with `prefix` (all when empty),
+   * in source order, after the source `after` (keyset paging: stable while
+   * others write, unlike an offset).
+   */
+  listDocuments(opts: { prefix?: string | undefined; after?: string | undefined; limit: number }): DocumentListing[];
+  /** Up to `limit` document ids starting with `prefix`, in id order (resolving a short id). */
+  documentIdsWithPrefix(prefix: string, limit: number): string[];
+  /** Up to `limit` chunk ids starting with `prefix`, in id order (resolving a short id). */
+  chunkIdsWithPrefix(prefix: string, limit: number): string[];
+  /** The chunk of a document whose span holds `offset` (else the last one starting before it; else its first). */
+  chunkIdAt(documentId: string, offset: number): string | undefined;
   getDocumentBySource(source: string): StoredDocument | undefined;
   getDocument(documentId: string): StoredDocument | undefined;
   /** The fingerprint and base dir of the document at `source`, if any. */

@@ -5,7 +5,8 @@
 import { resolve } from "node:path";
 import { z } from "zod";
 import { MAX_CHUNK_SIZE, MIN_CHUNK_SIZE } from "../../ingest/chunker.js";
-import { emptySummary, type IngestOptions, type IngestSummary } from "../../ingest/ingest.js";
+import { removeIfUnused } from "../../collection.js";
+import { mergeSummaries, type IngestOptions, type IngestSummary } from "../../ingest/ingest.js";
 import { isWithin, resolveContained } from "../../core/containment.js";
 import { GroundkitError } from "../../core/errors.js";
 // Any scheme-shaped input goes the URL way, where only http(s) passes (file:// is URL_REFUSED, never a path).
@@ -69,25 +70,31 @@ export const ingestTool = defineTool({
       groups.set(root, [...(groups.get(root) ?? []), path]);
     }
     const summaries: IngestSummary[] = [];
-    await ctx.collections.use(
-      collection,
-      async (col) => {
-        for (const [root, paths] of groups) {
-          const opts = {
-            baseDir: root ?? undefined,
-            include: input.include,
-            exclude: input.exclude,
-            allowPrivateNetwork: ctx.allowPrivateNetwork,
-            chunkSize: input.chunk_size,
-            chunkOverlap: input.chunk_overlap,
-          } as Partial<IngestOptions>;
-          // The writer lock serializes this with every other writer of the collection, here or in another process.
-          summaries.push(await col.ingest(paths, { ...opts, lockTimeoutMs: ctx.lockTimeoutMs }));
-        }
-      },
-      { create: true },
-    );
-    return { collection, ...merge(summaries) };
+    const existed = ctx.collections.names().includes(collection);
+    try {
+      await ctx.collections.use(
+        collection,
+        async (col) => {
+          for (const [root, paths] of groups) {
+            const opts = {
+              baseDir: root ?? undefined,
+              include: input.include,
+              exclude: input.exclude,
+              allowPrivateNetwork: ctx.allowPrivateNetwork,
+              chunkSize: input.chunk_size,
+              chunkOverlap: input.chunk_overlap,
+            } as Partial<IngestOptions>;
+            // The writer lock serializes this with every other writer of the collection, here or in another process.
+            summaries.push(await col.ingest(paths, { ...opts, lockTimeoutMs: ctx.lockTimeoutMs }));
+          }
+        },
+        { create: true },
+      );
+    } finally {
+      // A collection this call created that reached nothing (every input failed) is removed again.
+      if (!existed) removeIfUnused({ indexDir: ctx.collections.indexDir, collection });
+    }
+    return { collection, ...mergeSummaries(summaries) };
   },
 });
 
@@ -110,23 +117,4 @@ async function placeUnderRoot(raw: string, roots: string[]): Promise<[string, st
     }
   }
   throw new GroundkitError("PATH_ESCAPES_BASE", `${shown} is not under an allowed root of this server.`);
-}
-
-function merge(all: IngestSummary[]): IngestSummary {
-  const out = emptySummary();
-  for (const s of all) {
-    out.files_seen += s.files_seen;
-    out.indexed += s.indexed;
-    out.unchanged += s.unchanged;
-    out.removed += s.removed;
-    out.chunks_written += s.chunks_written;
-    out.vectors_written += s.vectors_written;
-    out.duration_ms += s.duration_ms;
-    out.skipped.push(...s.skipped);
-    out.unsupported.push(...s.unsupported);
-    out.failed.push(...s.failed);
-    // Every group of one call runs with the same chunking; the first says whether it re-chunked.
-    out.chunking ??= s.chunking;
-  }
-  return out;
 }

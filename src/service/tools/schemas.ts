@@ -33,4 +33,5 @@ export const SearchHitOut = z.looseObject({
   heading_path: z.array(z.string()),
   citation: CitationOut,
   verification: VerificationOut.optional(),
+  collection: z.string().optional().describe("The hit's collection, when several were searched."),
 });

@@ -38,10 +38,10 @@ export function filteredChunkIds(filter: ChunkFilter): SqlPredicate {
 function compileClause(c: FilterClause): SqlPredicate {
   switch (c.kind) {
     case "path_prefix":
-      return { sql: `substr(${pathOf("d")}, 1, length(?)) = ?`, params: [c.prefix, c.prefix] };
+      return { sql: `substr(${c.absolute ? "d.source" : pathOf("d")}, 1, length(?)) = ?`, params: [c.prefix, c.prefix] };
     case "path_glob":
       // A non-correlated subquery: SQLite evaluates it once, so the glob runs per document, not per chunk.
-      return { sql: `d.id IN (SELECT g.id FROM documents g WHERE grk_glob(?, ${pathOf("g")}))`, params: [c.glob] };
+      return { sql: `d.id IN (SELECT g.id FROM documents g WHERE grk_glob(?, ${c.absolute ? "g.source" : pathOf("g")}))`, params: [c.glob] };
     case "class":
       return { sql: "d.source_class = ?", params: [c.sourceClass] };
     case "ext":

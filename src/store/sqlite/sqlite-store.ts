@@ -8,6 +8,7 @@ import { GroundkitError } from "../../core/errors.js";
 import { chunkTokens } from "../../analysis/chunk-tokens.js";
 import type {
   ChunkFilter,
+  DocumentListing,
   DocumentRef,
   DocumentState,
   NewChunk,
@@ -112,6 +113,10 @@ export class SqliteStore implements Store {
     getMeta: Statement;
     setMeta: Statement;
     bumpGeneration: Statement;
+    listDocs: Statement;
+    docIdsWithPrefix: Statement;
+    chunkIdsWithPrefix: Statement;
+    chunkIdAt: Statement;
   };
   private readonly postings: PostingsIndex;
   /** Statements over the walk's temp table, prepared once it exists. */
@@ -145,12 +150,49 @@ export class SqliteStore implements Store {
       ),
       bumpGeneration: db.prepare(`INSERT INTO meta (key, value) VALUES ('generation', '1')
         ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)`),
+      // substr comparison rather than LIKE/GLOB: sources may contain wildcard characters.
+      listDocs: db.prepare(`SELECT d.*, (SELECT count(*) FROM chunks c WHERE c.doc_id = d.id) AS chunk_count
+        FROM documents d WHERE substr(d.source, 1, length(@prefix)) = @prefix AND d.source > @after
+        ORDER BY d.source LIMIT @limit`),
+      // Ids are lowercase hex: every id starting with the prefix sorts between it and it + '~'.
+      docIdsWithPrefix: db
+        .prepare("SELECT document_id FROM documents WHERE document_id >= ? AND document_id < ? ORDER BY document_id LIMIT ?")
+        .pluck(),
+      chunkIdsWithPrefix: db
+        .prepare("SELECT chunk_id FROM chunks WHERE chunk_id >= ? AND chunk_id < ? ORDER BY chunk_id LIMIT ?")
+        .pluck(),
+      chunkIdAt: db
+        .prepare(
+          `SELECT c.chunk_id FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE d.document_id = @doc
+           ORDER BY (c.start_offset <= @at AND c.end_offset > @at) DESC, (c.start_offset <= @at) DESC,
+             CASE WHEN c.start_offset <= @at THEN -c.start_offset ELSE c.start_offset END LIMIT 1`,
+        )
+        .pluck(),
     };
   }
 
   /** Open a collection file; `create` allows making a new one, `readonly` never writes it (nor migrates it). */
   static open(path: string, opts: { create: boolean; readonly?: boolean | undefined }): SqliteStore {
     return new SqliteStore(openDatabase(path, { create: opts.create, readonly: opts.readonly ?? false }));
+  }
+
+  listDocuments(opts: { prefix?: string | undefined; after?: string | undefined; limit: number }): DocumentListing[] {
+    const rows = this.stmts.listDocs.all({ prefix: opts.prefix ?? "", after: opts.after ?? "", limit: opts.limit }) as Array<
+      DocumentRow & { chunk_count: number }
+    >;
+    return rows.map((r) => ({ ...toDocument(r), chunks: r.chunk_count }));
+  }
+
+  documentIdsWithPrefix(prefix: string, limit: number): string[] {
+    return this.stmts.docIdsWithPrefix.all(prefix, prefix + "~", limit) as string[];
+  }
+
+  chunkIdsWithPrefix(prefix: string, limit: number): string[] {
+    return this.stmts.chunkIdsWithPrefix.all(prefix, prefix + "~", limit) as string[];
+  }
+
+  chunkIdAt(documentId: string, offset: number): string | undefined {
+    return this.stmts.chunkIdAt.get({ doc: documentId, at: offset }) as string | undefined;
   }
 
   getDocumentBySource(source: string): StoredDocument | undefined {

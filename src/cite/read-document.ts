@@ -1,0 +1,157 @@
+/**
+ * Reading a line range of a document's indexed text, with a citation for it.
+ * The text is read back the way verification reads it (indexed source only,
+ * containment first, the recorded extractor, the stored snapshot) and served
+ * only when its hash is the one recorded at ingest: then it *is* the indexed
+ * text, the citation verifies, and its lines are the lines the index knows.
+ */
+import type { Citation, Verification } from "../core/contracts.js";
+import { GroundkitError } from "../core/errors.js";
+import { pageRange } from "../core/pages.js";
+import { sha256, type CodePointText } from "../core/text.js";
+import type { StoredDocument } from "../store/store.js";
+import { ResolutionError } from "./resolution-error.js";
+import { assertIndexedSource } from "./indexed-source.js";
+import { codePointsOf, obtainContent, type VerifyContext } from "./verify.js";
+
+/** Code points `get` returns when no budget is named, and the most it ever returns. */
+export const DOCUMENT_CHARS = { default: 20_000, max: 200_000 } as const;
+
+/** Which lines to read and how much at most. */
+export interface LineRangeRequest {
+  /** First line, 1-based (default 1). */
+  startLine?: number | undefined;
+  /** Last line, inclusive (default: the last line, within the budget). */
+  endLine?: number | undefined;
+  /** Most code points of text returned; a range that does not fit ends at the last whole line that does. */
+  maxChars: number;
+}
+
+/** A line range of a document's indexed text. */
+export interface DocumentLines {
+  start_line: number;
+  end_line: number;
+  /** Lines in the whole document. */
+  total_lines: number;
+  text: string;
+  /** Whether the range asked for was cut to fit the budget; `next_line` continues it. */
+  truncated: boolean;
+  /** The line to ask for next (null at the end of the range asked for). */
+  next_line: number | null;
+  citation: Citation;
+  verification: Verification;
+}
+
+/**
+ * Read lines of `doc`'s indexed text. `chunkIdAt` names the chunk a citation
+ * of the range points into (the chunk holding its first code point).
+ *
+ * @throws GroundkitError DOCUMENT_UNAVAILABLE when the source cannot be read or no longer holds the indexed text;
+ *   INVALID_ARGUMENT for a range outside the document.
+ */
+export async function readDocumentLines(
+  doc: StoredDocument,
+  request: LineRangeRequest,
+  ctx: VerifyContext,
+  chunkIdAt: (offset: number) => string | undefined,
+): Promise<DocumentLines> {
+  const whole: Citation = {
+    document_id: doc.document_id,
+    chunk_id: "",
+    source: doc.source,
+    source_class: doc.source_class,
+    extractor: doc.extractor,
+    start_offset: 0,
+    // Only source, class and extractor matter for reading; the span is the whole text.
+    end_offset: 0,
+    start_line: 1,
+    end_line: 1,
+    page_start: null,
+    page_end: null,
+    text_hash: doc.content_hash,
+  };
+  let content: CodePointText;
+  let pageStarts: readonly number[] | undefined;
+  try {
+    assertIndexedSource(whole, doc, ctx.collection);
+    const source = await obtainContent(whole, ctx);
+    content = codePointsOf(source);
+    pageStarts = source.pageStarts;
+  } catch (err) {
+    if (err instanceof ResolutionError) throw unavailable(doc, err.detail);
+    throw err;
+  }
+  if (sha256(content.text) !== doc.content_hash) {
+    throw unavailable(doc, "its source has changed since it was indexed, so its indexed text is not what the source says now");
+  }
+  const totalLines = content.lineAt(content.length);
+  const first = request.startLine ?? 1;
+  const asked = Math.min(request.endLine ?? totalLines, totalLines);
+  if (first < 1 || first > totalLines) {
+    throw new GroundkitError("INVALID_ARGUMENT", `Line ${first} is outside ${doc.source}, which has ${totalLines} line(s).`);
+  }
+  if (asked < first) throw new GroundkitError("INVALID_ARGUMENT", `The line range ${first}-${asked} is empty.`);
+  const start = lineStart(content, first);
+  let last = asked;
+  let end = lineEnd(content, last, totalLines);
+  let truncated = false;
+  // Shrink to the last whole line inside the budget; a single line longer than it is cut at the budget.
+  if (end - start > request.maxChars) {
+    truncated = true;
+    while (last > first && lineEnd(content, last, totalLines) - start > request.maxChars) last--;
+    end = Math.min(lineEnd(content, last, totalLines), start + request.maxChars);
+  }
+  const cutMidLine = end < lineEnd(content, last, totalLines);
+  // Empty lines at the end of a range hold no code point: the range (and its citation) ends with the last line that has one.
+  const lines = content.lineRange(start, end);
+  if (!cutMidLine) end = Math.max(start, Math.min(end, lineEnd(content, lines.endLine, totalLines)));
+  const text = content.slice(start, end);
+  const pages = pageStarts ? pageRange(pageStarts, start, end) : undefined;
+  const citation: Citation = {
+    ...whole,
+    chunk_id: chunkIdAt(start) ?? doc.document_id,
+    start_offset: start,
+    end_offset: end,
+    start_line: lines.startLine,
+    end_line: lines.endLine,
+    page_start: pages?.pageStart ?? null,
+    page_end: pages?.pageEnd ?? null,
+    text_hash: sha256(text),
+  };
+  const next = truncated && !cutMidLine ? lines.endLine + 1 : null;
+  return {
+    start_line: lines.startLine,
+    end_line: lines.endLine,
+    total_lines: totalLines,
+    text,
+    truncated,
+    next_line: next,
+    citation,
+    verification: { verdict: "verified", detail: `the text at code points ${start}-${end} is the document's indexed text.` },
+  };
+}
+
+/** Code-point offset where 1-based `line` starts. */
+function lineStart(content: CodePointText, line: number): number {
+  if (line === 1) return 0;
+  // The offset after the (line-1)-th newline, found by binary search on lineAt.
+  let lo = 0;
+  let hi = content.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (content.lineAt(mid) < line) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Code-point offset where `line` ends, its newline excluded. */
+function lineEnd(content: CodePointText, line: number, totalLines: number): number {
+  return line >= totalLines ? content.length : lineStart(content, line + 1) - 1;
+}
+
+function unavailable(doc: StoredDocument, why: string): GroundkitError {
+  return new GroundkitError("DOCUMENT_UNAVAILABLE", `The indexed text of ${doc.source} cannot be read: ${why}`, {
+    document_id: doc.document_id,
+  });
+}

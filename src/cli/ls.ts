@@ -1,0 +1,47 @@
+/** `grk ls [prefix]`: the documents of a collection, a page at a time. */
+import { resolve, sep } from "node:path";
+import { Command } from "commander";
+import { DOCUMENT_PAGE, openCollection } from "../collection.js";
+import { hasUrlScheme } from "../net/url-shape.js";
+import { action, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
+import { displaySource } from "./format.js";
+
+interface LsFlags extends CommonFlags {
+  limit?: number;
+  after?: string;
+}
+
+export function lsCommand(): Command {
+  const cmd = new Command("ls")
+    .description("list a collection's documents (class, chunks, ingest time), in source order")
+    .argument("[prefix]", "only sources starting with this path (relative to here, or absolute) or URL prefix")
+    .option("--limit <n>", `documents per page (1-${DOCUMENT_PAGE.max})`, intFlag("--limit", 1, DOCUMENT_PAGE.max), DOCUMENT_PAGE.default)
+    .option("--after <source>", "start after this source (the `next_after` of the previous page)");
+  withCommonOptions(cmd).action(
+    action(async (prefix: string | undefined, flags: LsFlags) => {
+      const col = openCollection(resolveLocation(flags));
+      try {
+        const page = col.listDocuments({ prefix: prefix === undefined ? undefined : sourcePrefix(prefix), after: flags.after, limit: flags.limit });
+        if (flags.json) {
+          printJson({ collection: col.name, ...page });
+          return;
+        }
+        if (page.documents.length === 0) println("no documents");
+        for (const d of page.documents) {
+          println(`${d.document_id.slice(0, 8)}  ${d.source_class.padEnd(9)}  ${String(d.chunks).padStart(5)} chunks  ${d.ingested_at}  ${displaySource(d.source)}`);
+        }
+        if (page.next_after) println(`more: grk ls${prefix ? ` ${prefix}` : ""} --after '${page.next_after.replaceAll("'", "'\\''")}'`);
+      } finally {
+        col.close();
+      }
+    }),
+  );
+  return cmd;
+}
+
+/** A typed prefix as a source prefix: URLs as typed, paths absolute (a trailing separator kept: `docs/` is a folder). */
+function sourcePrefix(typed: string): string {
+  if (hasUrlScheme(typed)) return typed;
+  const abs = resolve(typed);
+  return (typed.endsWith("/") || typed.endsWith(sep)) && !abs.endsWith(sep) ? abs + sep : abs;
+}
