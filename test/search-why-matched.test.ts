@@ -12,9 +12,9 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { grk } from "./support/cli.js";
-import { http, makeCorpus, startTestServer, type Corpus, type TestServer } from "./service-fixtures.js";
+import { http, servedCorpus, type Corpus, type TestServer } from "./service-fixtures.js";
 
 interface Passage {
   text: string;
@@ -33,16 +33,11 @@ interface Hit {
   verification?: { verdict: string };
 }
 
+const served = servedCorpus();
 let corpus: Corpus;
 let server: TestServer;
-
-beforeAll(async () => {
-  corpus = await makeCorpus();
-  server = await startTestServer({ indexDir: corpus.indexDir });
-});
-afterAll(async () => {
-  await server.close();
-  corpus.cleanup();
+beforeAll(() => {
+  ({ corpus, server } = served);
 });
 
 const cli = (args: string[]) => grk([...args, "--index-dir", corpus.indexDir], { cwd: corpus.dir });
