@@ -7,13 +7,14 @@
  * compact form, its text rendering, the total budget, and error hints an
  * agent can act on through the tools).
  */
+import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { grk } from "./support/cli.js";
+import { CLI, grk } from "./support/cli.js";
 import { http, servedCorpus, type Corpus, type TestServer } from "./service-fixtures.js";
 
 interface Passage {
@@ -49,6 +50,19 @@ describe("the CLI", () => {
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toMatch(/\[comparing\] the \[hash\] of the cited text/);
     expect(res.stdout).not.toContain("\x1b[");
+  });
+
+  it("bolds and underlines the terms on a real terminal (a pty from util-linux `script`), brackets with NO_COLOR", () => {
+    const onTty = (env: string) => {
+      const command = `${env} ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} search 'comparing hashes' -k 1 --index-dir ${JSON.stringify(corpus.indexDir)}`;
+      const res = spawnSync("script", ["-qec", command, "/dev/null"], { cwd: corpus.dir, encoding: "utf8" });
+      if (res.error) throw new Error(`util-linux \`script\` is needed for this test: ${res.error.message}`);
+      return res.stdout;
+    };
+    expect(onTty("env -u NO_COLOR")).toContain("\x1b[1;4mcomparing\x1b[0m the \x1b[1;4mhash\x1b[0m of the cited text");
+    const plain = onTty("NO_COLOR=1");
+    expect(plain).toContain("[comparing] the [hash] of the cited text");
+    expect(plain).not.toContain("\x1b[1;4m");
   });
 
   it("gives the passage and each term as code-point offsets of the source in --json", () => {
