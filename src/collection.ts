@@ -17,6 +17,7 @@ import { CitationSchema, type Citation, type SearchHit, type Verification } from
 import { GroundkitError } from "./core/errors.js";
 import { citationOf } from "./cite/citation.js";
 import { checkCitation, verifyCitation, type VerifyContext } from "./cite/verify.js";
+import type { CodePointText } from "./core/text.js";
 import { readExtractedSource } from "./cite/read-extracted-source.js";
 import type { SourceText } from "./cite/source-text.js";
 import { readSnapshotSource } from "./cite/read-snapshot-source.js";
@@ -40,6 +41,9 @@ import type { Reranker } from "./retrieve/rerank/reranker.js";
 import { checkQuery, checkTopK, DEFAULT_TOP_K } from "./retrieve/query.js";
 import { ATTR, recordVerdicts, withSpan } from "./obs/tracing.js";
 import { INGEST_SPANS, recordIngestSummary } from "./ingest/ingest-tracing.js";
+import { DEFAULT_DENSE_MIN_SCORE } from "./retrieve/dense.js";
+import { applyMinScore, checkMinScore, explainNoResults, type NoResults } from "./retrieve/no-results.js";
+import { bestPassage, queryMarkTerms } from "./retrieve/passage.js";
 import { rankChunks, type RetrievalSettings, type SearchMode } from "./retrieve/search-pipeline.js";
 import { SqliteStore } from "./store/sqlite/sqlite-store.js";
 import { withWriterLock, WriterLock, type LockHolder } from "./store/sqlite/writer-lock.js";
@@ -87,6 +91,22 @@ export interface SearchOptions {
   verify?: boolean | undefined;
   /** Override the containment root used for verification. */
   baseDir?: string | undefined;
+  /** Drop hits scoring under this floor (the mode's own score: BM25, cosine, RRF or the reranker's). */
+  minScore?: number | undefined;
+  /** Length of each hit's matched passage in code points [240]. */
+  passageChars?: number | undefined;
+  /**
+   * Also return this many code points of source text each side of each cited span
+   * (implies `verify`: context comes only from a verified read, one read per source).
+   */
+  contextChars?: number | undefined;
+}
+
+/** A search's hits and, when there are none, why. */
+export interface SearchOutcome {
+  results: SearchHit[];
+  /** Present only when `results` is empty. */
+  no_results?: NoResults | undefined;
 }
 
 export interface ChunkView {
@@ -465,8 +485,13 @@ export class Collection {
     });
   }
 
-  /** Search; each hit carries its citation (and a fresh verdict with `verify`). */
+  /** Search; each hit carries its citation and matched passage (and a fresh verdict with `verify`). */
   async search(query: string, opts: SearchOptions = {}): Promise<SearchHit[]> {
+    return (await this.searchOutcome(query, opts)).results;
+  }
+
+  /** As {@link search}, also saying why when nothing matched (see retrieve/no-results.ts). */
+  async searchOutcome(query: string, opts: SearchOptions = {}): Promise<SearchOutcome> {
     const attributes = {
       [ATTR.collection]: this.name,
       [ATTR.mode]: opts.mode ?? "bm25",
@@ -476,16 +501,19 @@ export class Collection {
       [ATTR.filters]: opts.filters?.length ?? 0,
     };
     return withSpan("groundkit.search", attributes, async (span) => {
-      const hits = await this.searchUntraced(query, opts);
-      span.setAttribute(ATTR.hits, hits.length);
-      return hits;
+      const outcome = await this.searchOutcomeUntraced(query, opts);
+      span.setAttribute(ATTR.hits, outcome.results.length);
+      return outcome;
     });
   }
 
-  private async searchUntraced(query: string, opts: SearchOptions): Promise<SearchHit[]> {
+  private async searchOutcomeUntraced(query: string, opts: SearchOptions): Promise<SearchOutcome> {
     checkQuery(query);
     const topK = checkTopK(opts.topK);
-    const rows = await this.rank(query, topK, opts);
+    const minScore = checkMinScore(opts.minScore);
+    const contextChars = checkContextChars(opts.contextChars);
+    const { kept: rows, bestDropped } = applyMinScore(await this.rank(query, topK, opts), minScore);
+    const marks = queryMarkTerms(query);
     const hits: SearchHit[] = rows.map((row, i) => ({
       rank: i + 1,
       score: row.score,
@@ -494,21 +522,34 @@ export class Collection {
       text: row.text,
       heading_path: row.heading_path,
       citation: citationOf(row),
+      passage: bestPassage(row.text, marks, row.start_offset, opts.passageChars),
     }));
-    if (opts.verify) {
+    if (opts.verify || contextChars > 0) {
       await withSpan("groundkit.search.verify", { [ATTR.hits]: hits.length }, async (span) => {
         // One read (or re-extraction) per source for the whole result list.
         const readCache = new Map<string, Promise<SourceText>>();
         for (const [i, hit] of hits.entries()) {
-          hit.verification = await verifyCitation(citationOf(rows[i]!), {
+          const { verification, content } = await checkCitation(hit.citation, {
             ...this.verifyContext(rows[i]!, opts.baseDir),
             readCache,
           });
+          hit.verification = verification;
+          if (contextChars > 0) hit.context = contextAround(verification, content, hit.citation, contextChars);
         }
         recordVerdicts(span, hits.map((h) => h.verification?.verdict));
       });
     }
-    return hits;
+    if (hits.length > 0) return { results: hits };
+    const mode = opts.mode ?? "bm25";
+    const no_results = explainNoResults(this.store, {
+      query,
+      mode,
+      filtered: (opts.filters?.length ?? 0) > 0,
+      minScore,
+      bestDropped,
+      denseMinScore: this.options.retrieval?.denseMinScore ?? DEFAULT_DENSE_MIN_SCORE,
+    });
+    return { results: hits, no_results };
   }
 
   /**
@@ -546,8 +587,7 @@ export class Collection {
     if (!forIngest && this.store.countVectors() === 0) {
       throw new GroundkitError(
         "NO_VECTORS",
-        `Collection '${this.name}' has no vectors, so dense and hybrid search are unavailable. ` +
-          `Run \`grk ingest <path> --dense --collection ${this.name}\` to embed its chunks (existing chunks are backfilled).`,
+        `Collection '${this.name}' has no vectors, so dense and hybrid search are unavailable.`,
       );
     }
     const { provider, config } = await bindProvider(this.store, this.name, this.options.embedding, {
@@ -585,14 +625,7 @@ export class Collection {
     if (!chunk) throw new GroundkitError("CHUNK_NOT_FOUND", `No chunk ${chunkId} in collection '${this.name}'.`);
     const citation = citationOf(chunk);
     const { verification, content } = await checkCitation(citation, this.verifyContext(chunk, opts.baseDir));
-    const chars = opts.contextChars ?? 0;
-    const context =
-      verification.verdict === "verified" && content && chars > 0
-        ? {
-            before: content.slice(Math.max(0, citation.start_offset - chars), citation.start_offset),
-            after: content.slice(citation.end_offset, Math.min(content.length, citation.end_offset + chars)),
-          }
-        : null;
+    const context = contextAround(verification, content, citation, opts.contextChars ?? 0);
     return {
       chunk_id: chunk.chunk_id,
       document_id: chunk.document.document_id,
@@ -836,6 +869,29 @@ export class Collection {
 
 function isAbsolutePath(ref: string): boolean {
   return !hasUrlScheme(ref) && isAbsolute(ref);
+}
+
+/** Reject a negative or fractional context length; 0 (the default) means none. */
+function checkContextChars(chars: number | undefined): number {
+  const n = chars ?? 0;
+  if (!Number.isInteger(n) || n < 0) {
+    throw new GroundkitError("INVALID_ARGUMENT", `context_chars must be a non-negative integer; got ${String(chars)}.`);
+  }
+  return n;
+}
+
+/** Source text each side of a verified span; null when unverified or not asked for. */
+function contextAround(
+  verification: Verification,
+  content: CodePointText | undefined,
+  citation: Citation,
+  chars: number,
+): { before: string; after: string } | null {
+  if (verification.verdict !== "verified" || !content || chars <= 0) return null;
+  return {
+    before: content.slice(Math.max(0, citation.start_offset - chars), citation.start_offset),
+    after: content.slice(citation.end_offset, Math.min(content.length, citation.end_offset + chars)),
+  };
 }
 
 /** Accept a bare citation or a search hit (`{citation, text}`) and validate it. */

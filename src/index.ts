@@ -23,6 +23,7 @@ export {
   type RetrievalSettings,
   type SearchMode,
   type SearchOptions,
+  type SearchOutcome,
 } from "./collection.js";
 export {
   doctorCollection,
@@ -35,7 +36,8 @@ export {
 } from "./collection-doctor.js";
 export { searchAcross, type CollectionHit } from "./search-across.js";
 export { SEARCH_MODES } from "./retrieve/search-pipeline.js";
-export { CitationSchema, type Citation, type SearchHit, type SourceClass, type Verdict, type Verification } from "./core/contracts.js";
+export { CitationSchema, type Citation, type MatchedPassage, type SearchHit, type SourceClass, type Verdict, type Verification } from "./core/contracts.js";
+export type { NoResults } from "./retrieve/no-results.js";
 export { ERROR_CATALOGUE, GroundkitError, type ErrorCode } from "./core/errors.js";
 export type { IngestSummary, IngestFailure } from "./ingest/ingest.js";
 export { describeWait, type LockHolder } from "./store/sqlite/writer-lock.js";

@@ -55,7 +55,8 @@ describe("dense and hybrid retrieval", () => {
       for (const mode of ["dense", "hybrid"] as const) {
         await expect(col.search("backups", { mode })).rejects.toMatchObject({
           code: "NO_VECTORS",
-          message: expect.stringContaining("--dense"),
+          message: expect.stringContaining("has no vectors"),
+          hint: expect.stringContaining("--dense"),
         });
       }
     } finally {

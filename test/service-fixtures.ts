@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { openCollection } from "../src/collection.js";
 import { startRestServer, type RestServerOptions, type RunningServer } from "../src/service/rest-server.js";
 import { createServiceContext, type ServiceContextOptions } from "../src/service/service-context.js";
+import { afterAll, beforeAll } from "vitest";
 import { tempDir } from "./support/cli.js";
 
 export const TOKEN = "test-token-0123456789abcdef";
@@ -75,6 +76,23 @@ export async function startTestServer(
     ...opts,
   });
   return Object.assign(server, { logs });
+}
+
+/**
+ * The corpus of {@link makeCorpus} served by a test server for a whole test file
+ * (started in beforeAll, closed in afterAll); read its fields inside tests.
+ */
+export function servedCorpus(): { corpus: Corpus; server: TestServer } {
+  const served = {} as { corpus: Corpus; server: TestServer };
+  beforeAll(async () => {
+    served.corpus = await makeCorpus();
+    served.server = await startTestServer({ indexDir: served.corpus.indexDir });
+  });
+  afterAll(async () => {
+    await served.server?.close();
+    served.corpus?.cleanup();
+  });
+  return served;
 }
 
 export interface HttpResult {

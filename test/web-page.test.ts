@@ -1,8 +1,12 @@
 /**
  * The web page in real headless Debian chromium (playwright-core): type a
- * query, read the results (source, lines, the cited span highlighted in its
- * surrounding text), click Verify and see `verified`. Saves the screenshot used
- * by docs/serving.md.
+ * query, read the results grouped by document (source, lines, the matched
+ * passage and the query's terms marked inside the cited span, in its
+ * surrounding text), click Verify and see `verified`; filters and top-k; the
+ * URL carries the search (bookmark, back button); the document view shows
+ * the source with the span highlighted in full context; PDF cards come with
+ * their context in the one search request. Saves the screenshots used by the
+ * README and docs/serving.md.
  */
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -10,9 +14,10 @@ import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteCollection } from "../src/collection.js";
 import { ingest, makeCorpus, startTestServer, type Corpus, type TestServer } from "./service-fixtures.js";
+import { makePdf } from "./support/pdf-fixtures.js";
 
 const CHROMIUM = "/usr/bin/chromium";
-const SCREENSHOT = resolve(import.meta.dirname, "../docs/images/web-page.png");
+const IMAGES = resolve(import.meta.dirname, "../docs/images");
 
 let corpus: Corpus;
 let server: TestServer;
@@ -30,6 +35,11 @@ beforeAll(async () => {
       "To restore, stop the service, copy the snapshot back into the data directory and start it again. " +
       `The restore keeps the original file permissions.\n\n${filler("retention", 8)}\n`,
   );
+  // A PDF whose pages each make a hit for "turbine".
+  const pages = Array.from({ length: 4 }, (_, p) =>
+    Array.from({ length: 6 }, (_, i) => `Page ${p + 1} line ${i + 1}: the turbine blade inspection, step ${i + 1}.`),
+  );
+  writeFileSync(join(corpus.docs, "manual.pdf"), await makePdf(pages, { title: "Turbine manual" }));
   await ingest(corpus.indexDir, [corpus.docs], "default", { chunkSize: 400, chunkOverlap: 40 });
   server = await startTestServer({ indexDir: corpus.indexDir });
   browser = await chromium.launch({
@@ -53,9 +63,18 @@ afterAll(async () => {
   corpus?.cleanup();
 });
 
+/** Save a screenshot to docs/images when missing or on request (GROUNDKIT_UPDATE_SCREENSHOTS), else to a temp file. */
+async function screenshot(page: import("playwright-core").Page, name: string): Promise<void> {
+  const committed = join(IMAGES, name);
+  const target = existsSync(committed) && !process.env.GROUNDKIT_UPDATE_SCREENSHOTS ? join(corpus.dir, name) : committed;
+  mkdirSync(dirname(target), { recursive: true });
+  await page.screenshot({ path: target, fullPage: false });
+  expect(statSync(target).size).toBeGreaterThan(1000);
+}
+
 describe("web page", () => {
-  it("searches, shows cited spans in context, and verifies a citation", async () => {
-    const page = await browser.newPage({ viewport: { width: 960, height: 720 } });
+  it("searches, groups hits by document, marks the matched passage and terms in context, and verifies", async () => {
+    const page = await browser.newPage({ viewport: { width: 1000, height: 760 } });
     const failed: string[] = [];
     page.on("requestfailed", (r) => failed.push(r.url()));
     page.on("pageerror", (e) => failed.push(e.message));
@@ -66,33 +85,128 @@ describe("web page", () => {
 
     // Keyboard only: the query box has focus on load; Enter submits.
     await expect.poll(() => page.evaluate("document.activeElement && document.activeElement.id")).toBe("query");
-    await page.keyboard.type("restore the snapshot");
+    await page.keyboard.type("restoring the snapshot");
     await page.keyboard.press("Enter");
 
-    const first = page.locator("li.hit").first();
+    const group = page.locator("li.doc").first();
+    const first = group.locator("li.hit").first();
     await first.waitFor();
-    await expect.poll(() => page.locator("#status").textContent()).toMatch(/^\d+ results? in default \(bm25\)/);
-    // Sources show relative to the folder they were ingested from; the full path is the tooltip.
-    expect(await first.locator(".source").textContent()).toBe("guides/backups.md");
-    expect(await first.locator(".source").getAttribute("title")).toBe(join(corpus.docs, "guides", "backups.md"));
+    await expect.poll(() => page.locator("#status").textContent()).toMatch(/^\d+ results? in default \(bm25\), from \d+ documents?/);
+    // Sources show relative to the folder they were ingested from, once per document; the full path is the tooltip.
+    expect(await group.locator(".doc-head .source").textContent()).toBe("guides/backups.md");
+    expect(await group.locator(".doc-head .source").getAttribute("title")).toBe(join(corpus.docs, "guides", "backups.md"));
+    const sources = await page.locator("li.doc .doc-head .source").allTextContents();
+    expect(new Set(sources).size).toBe(sources.length);
     expect(await first.locator(".where").textContent()).toMatch(/^lines? \d+/);
 
-    // The cited span is highlighted inside the surrounding source text once its context loads.
-    const mark = first.locator(".passage mark");
-    expect(await mark.textContent()).toContain("restore");
-    await expect.poll(() => first.locator(".passage .ctx").count()).toBe(2);
+    // The matched passage is highlighted inside the cited span, with the query's terms (stemmed) in <mark>.
+    const marks = await first.locator(".passage .span .matched mark").allTextContents();
+    expect(marks.map((m) => m.toLowerCase())).toEqual(expect.arrayContaining(["restore", "snapshot"]));
+    expect(await first.locator(".passage .span").textContent()).toContain("copy the snapshot back");
+    // Source text around the span came with the search, and so did the verdict.
+    expect(await first.locator(".passage .ctx").count()).toBe(2);
     expect(await first.locator(".passage .ctx").first().textContent()).toMatch(/policy/);
+    expect(await first.locator(".verdict").textContent()).toBe("verified");
 
     await first.locator("button.verify").click();
-    await expect.poll(() => first.locator(".verdict").textContent()).toBe("verified");
-    expect(await first.locator(".verification .detail").textContent()).toMatch(/matches the cited hash/);
+    await expect.poll(() => first.locator(".verification .detail").textContent()).toMatch(/matches the cited hash/);
+    expect(await first.locator(".verdict").textContent()).toBe("verified");
 
-    // The committed screenshot is written when missing or on request; otherwise to a temp file.
-    const target = existsSync(SCREENSHOT) && !process.env.GROUNDKIT_UPDATE_SCREENSHOTS ? join(corpus.dir, "web-page.png") : SCREENSHOT;
-    mkdirSync(dirname(target), { recursive: true });
-    await page.screenshot({ path: target, fullPage: false });
-    expect(statSync(target).size).toBeGreaterThan(1000);
+    await screenshot(page, "web-page.png");
     expect(failed).toEqual([]);
+    await page.close();
+  });
+
+  it("takes filters and top-k, keeps the search in the URL, and restores it from a bookmark and the back button", async () => {
+    const page = await browser.newPage();
+    await page.goto(server.url + "/");
+    await expect.poll(() => page.locator("#collection option").count()).toBe(1);
+    await page.locator("#query").fill("policy reviewed");
+    await page.locator("#top-k").fill("2");
+    await page.locator("button[type=submit]").click();
+    await expect.poll(() => page.locator("li.hit").count()).toBe(2);
+    const url = new URL(page.url());
+    expect(url.searchParams.get("q")).toBe("policy reviewed");
+    expect(url.searchParams.get("k")).toBe("2");
+
+    await page.locator("#filters").fill("path=guides/** ext=md");
+    await page.locator("#query").fill("install");
+    await page.locator("#top-k").fill("10");
+    await page.locator("button[type=submit]").click();
+    await expect.poll(() => page.locator("#status").textContent()).toMatch(/^1 result in default/);
+    expect(await page.locator(".doc-head .source").allTextContents()).toEqual(["guides/install.md"]);
+    expect(new URL(page.url()).searchParams.getAll("filter")).toEqual(["path=guides/**", "ext=md"]);
+
+    // A filter that leaves nothing: the status says why.
+    await page.locator("#filters").fill("ext=txt");
+    await page.locator("button[type=submit]").click();
+    await expect.poll(() => page.locator("#status").textContent()).toMatch(/^0 results .*in no chunk the filters allow/);
+
+    // Back: the previous search comes back, form and results.
+    await page.goBack();
+    await expect.poll(() => page.locator("#filters").inputValue()).toBe("path=guides/** ext=md");
+    await expect.poll(() => page.locator(".doc-head .source").allTextContents()).toEqual(["guides/install.md"]);
+
+    // A bookmark opens straight on its search.
+    const bookmark = await browser.newPage();
+    await bookmark.goto(server.url + "/?q=policy+reviewed&k=2");
+    await expect.poll(() => bookmark.locator("li.hit").count()).toBe(2);
+    expect(await bookmark.locator("#query").inputValue()).toBe("policy reviewed");
+    expect(await bookmark.locator("#top-k").inputValue()).toBe("2");
+    await bookmark.close();
+    await page.close();
+  });
+
+  it("opens a hit's source with the cited span highlighted in its full context, also from a shared URL", async () => {
+    const page = await browser.newPage({ viewport: { width: 1000, height: 760 } });
+    await page.goto(server.url + "/?q=restoring+the+snapshot");
+    const first = page.locator("li.hit").first();
+    await first.waitFor();
+    const chunkId = await first.getAttribute("data-chunk-id");
+    await first.locator("button.open").click();
+    const dialog = page.locator("dialog#document");
+    await expect.poll(() => dialog.locator("#document-verdict .verdict").textContent()).toBe("verified");
+    expect(await dialog.locator("#document-source").textContent()).toBe("guides/backups.md");
+    // The whole document is there: from its title to its last sentence, the span highlighted within it.
+    const text = (await dialog.locator("#document-text").textContent()) ?? "";
+    expect(text.startsWith("# Backups")).toBe(true);
+    expect(text.trimEnd().endsWith("point 8, is reviewed by the operations team each quarter.")).toBe(true);
+    expect(await dialog.locator(".span .matched mark").count()).toBeGreaterThanOrEqual(2);
+    expect(await dialog.locator(".span").textContent()).toContain("copy the snapshot back");
+    expect(new URL(page.url()).searchParams.get("open")).toBe(chunkId);
+    await screenshot(page, "web-document-view.png");
+
+    // The URL with the open document is shareable: it opens the same view.
+    const shared = await browser.newPage();
+    await shared.goto(page.url());
+    await expect.poll(() => shared.locator("dialog#document #document-verdict .verdict").textContent()).toBe("verified");
+    expect(await shared.locator("dialog#document .span").textContent()).toContain("copy the snapshot back");
+    await shared.close();
+
+    await page.keyboard.press("Escape");
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    await expect.poll(() => new URL(page.url()).searchParams.get("open")).toBe(null);
+    await page.close();
+  });
+
+  it("shows PDF cards with context from the one search request, not one re-extraction per card", async () => {
+    const page = await browser.newPage();
+    const calls: string[] = [];
+    page.on("request", (r) => calls.push(`${r.method()} ${new URL(r.url()).pathname}`));
+    await page.goto(server.url + "/?q=turbine+blade");
+    // A PDF is re-extracted to verify it: allow for a shared machine.
+    await expect.poll(() => page.locator("#status").textContent(), { timeout: 30_000 }).toMatch(/^\d+ results? in default/);
+    expect(await page.locator("li.hit").count(), (await page.locator("#status").textContent()) ?? "").toBeGreaterThanOrEqual(2);
+    const cards = page.locator("li.doc").first().locator("li.hit");
+    expect(await page.locator("li.doc").first().locator(".doc-head .source").textContent()).toBe("manual.pdf");
+    expect(await cards.count()).toBeGreaterThanOrEqual(2);
+    for (const card of await cards.all()) {
+      expect(await card.locator(".verdict").textContent()).toBe("verified");
+      expect(await card.locator(".passage .matched mark").first().textContent()).toMatch(/turbine|blade/i);
+      expect(await card.locator(".passage .ctx").count()).toBe(2);
+    }
+    expect(calls.filter((c) => c === "POST /v1/search")).toHaveLength(1);
+    expect(calls.filter((c) => c.includes("/chunks/"))).toEqual([]);
     await page.close();
   });
 

@@ -143,14 +143,14 @@ function processWord(word: string): string {
   return w;
 }
 
-function emitWord(word: string, sink: Sink): void {
+function emitWord(word: string, start: number, sink: Sink): void {
   let out = wordCache.get(word);
   if (out === undefined) {
     out = processWord(word);
     if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear();
     wordCache.set(word, out);
   }
-  if (out !== "") sink(out);
+  if (out !== "") sink(out, start, start + word.length);
 }
 
 /** Lowercased non-ASCII text with compatibility forms and Latin/Greek diacritics folded. */
@@ -163,18 +163,22 @@ function foldText(lower: string): string {
     .toLowerCase(); // compatibility forms may decompose to capitals (U+210C -> "H")
 }
 
-type Sink = (term: string) => void;
+/** Receives each term with the UTF-16 span [start, end) of the analyzed (lowercased, folded) text it came from. */
+type Sink = (term: string, start: number, end: number) => void;
 
 /** Emit the terms of one CJK run: bigrams, plus unigrams at index time (or a lone character). */
-function emitCjk(run: string, forIndex: boolean, sink: Sink): void {
+function emitCjk(run: string, runStart: number, forIndex: boolean, sink: Sink): void {
   const chars = Array.from(run);
   if (chars.length === 1) {
-    sink(chars[0]!);
+    sink(chars[0]!, runStart, runStart + run.length);
     return;
   }
+  let at = runStart;
   for (let i = 0; i < chars.length; i++) {
-    if (forIndex) sink(chars[i]!);
-    if (i + 1 < chars.length) sink(chars[i]! + chars[i + 1]!);
+    const w = chars[i]!.length;
+    if (forIndex) sink(chars[i]!, at, at + w);
+    if (i + 1 < chars.length) sink(chars[i]! + chars[i + 1]!, at, at + w + chars[i + 1]!.length);
+    at += w;
   }
 }
 
@@ -191,6 +195,11 @@ function widthAt(text: string, i: number): number {
 function analyze(text: string, forIndex: boolean, sink: Sink): void {
   let s = text.toLowerCase();
   if (NON_ASCII.test(s)) s = foldText(s);
+  scan(s, forIndex, sink);
+}
+
+/** The word scanner over already lowercased and folded text. */
+function scan(s: string, forIndex: boolean, sink: Sink): void {
   const n = s.length;
   let i = 0;
   while (i < n) {
@@ -199,7 +208,7 @@ function analyze(text: string, forIndex: boolean, sink: Sink): void {
       const start = i;
       do i += widthAt(s, i);
       while (i < n && ((k = classAt(s, i)) === C_CJK || k === C_MARK));
-      emitCjk(s.slice(start, i), forIndex, sink);
+      emitCjk(s.slice(start, i), start, forIndex, sink);
       continue;
     }
     if (k < C_LETTER || k > C_UNDERSCORE) {
@@ -234,7 +243,7 @@ function analyze(text: string, forIndex: boolean, sink: Sink): void {
       }
       break;
     }
-    if (alnum) emitWord(s.slice(start, i), sink);
+    if (alnum) emitWord(s.slice(start, i), start, sink);
   }
 }
 
@@ -273,4 +282,47 @@ export function analyzeQuery(text: string): string[] {
   // Map keys iterate in first-appearance order and the sort is stable: ties keep that order.
   const kept = new Set([...counts.keys()].sort((x, y) => counts.get(y)! - counts.get(x)!).slice(0, MAX_QUERY_TERMS));
   return all.filter((t) => kept.has(t));
+}
+
+/** One index term and where it sits in the analyzed text: UTF-16 offsets [start, end). */
+export interface TermOccurrence {
+  term: string;
+  start: number;
+  end: number;
+}
+
+// A base character and what folds or composes with it: combining marks and Hangul vowel/final jamo.
+const CLUSTER = /[^]\p{M}*[\u1160-\u11ff\ud7b0-\ud7ff]*\p{M}*/gu;
+
+/**
+ * The index terms of a text with where each came from (UTF-16 offsets into
+ * `text`), for marking what a query matched. The terms are those of
+ * {@link analyzeForIndex}, in the same order: folding runs per character
+ * cluster so every folded character maps back to the characters it came from.
+ *
+ * @example
+ *   analyzeWithOffsets("Running fast") // [{ term: "run", start: 0, end: 7 }, { term: "fast", start: 8, end: 12 }]
+ */
+export function analyzeWithOffsets(text: string): TermOccurrence[] {
+  const out: TermOccurrence[] = [];
+  if (!NON_ASCII.test(text)) {
+    // ASCII: lowercasing keeps every offset.
+    scan(text.toLowerCase(), true, (term, start, end) => out.push({ term, start, end }));
+    return out;
+  }
+  // Fold cluster by cluster, remembering for each folded code unit the original cluster it came from.
+  const pieces: string[] = [];
+  const from: number[] = [];
+  const to: number[] = [];
+  for (const m of text.matchAll(CLUSTER)) {
+    const lower = m[0].toLowerCase();
+    const folded = NON_ASCII.test(lower) ? foldText(lower) : lower;
+    pieces.push(folded);
+    for (let k = 0; k < folded.length; k++) {
+      from.push(m.index);
+      to.push(m.index + m[0].length);
+    }
+  }
+  scan(pieces.join(""), true, (term, start, end) => out.push({ term, start: from[start]!, end: to[end - 1]! }));
+  return out;
 }

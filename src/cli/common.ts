@@ -83,6 +83,15 @@ export function intFlag(name: string, min: number, max: number) {
   };
 }
 
+/** Parse a finite decimal number flag (e.g. a score), as a usage error when invalid. */
+export function numberFlag(name: string) {
+  return (value: string): number => {
+    const n = /^-?(?:\d+\.?\d*|\.\d+)$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isFinite(n)) throw new InvalidArgumentError(`${name} must be a decimal number; got '${value}'.`);
+    return n;
+  };
+}
+
 /** Accumulate a repeatable flag's values. */
 export function collect(value: string, prev: string[] = []): string[] {
   return [...prev, value];

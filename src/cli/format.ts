@@ -2,7 +2,7 @@
  * Human-readable rendering of results (the --json shapes are the data itself).
  */
 import { relative } from "node:path";
-import type { Citation, SearchHit, Verification } from "../core/contracts.js";
+import type { Citation, MatchedPassage, SearchHit, Verification } from "../core/contracts.js";
 import { hasUrlScheme } from "../net/url-shape.js";
 
 /** A source shown relative to the working directory when it is a path under it; a URL of any scheme as it is. */
@@ -25,17 +25,45 @@ export function verdictLabel(v: Verification | undefined): string {
   return v ? `[${v.verdict}]` : "";
 }
 
-/** One-line snippet of a chunk's text. */
-export function snippet(text: string, max = 240): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
+/** How matched terms are marked: ANSI bold + underline on a terminal, brackets in a pipe or file. */
+export type MarkStyle = "ansi" | "brackets";
+
+/** ANSI on a TTY unless NO_COLOR is set (https://no-color.org). */
+export function markStyleFor(stream: { isTTY?: boolean }): MarkStyle {
+  return stream.isTTY && !process.env.NO_COLOR ? "ansi" : "brackets";
 }
 
-export function renderHit(hit: SearchHit): string[] {
+/**
+ * A passage on one line with its matched terms marked, e.g. `To [restore], stop the service`.
+ * Markers go in before whitespace is flattened, so they stay on the term they mark.
+ */
+export function markedPassage(p: MatchedPassage, style: MarkStyle): string {
+  const [open, close] = style === "ansi" ? ["\x1b[1;4m", "\x1b[0m"] : ["[", "]"];
+  const chars = Array.from(p.text);
+  // Overlapping occurrences (CJK bigrams) merge into one mark.
+  const ranges: Array<[number, number]> = [];
+  for (const t of p.terms) {
+    const range: [number, number] = [t.start_offset - p.start_offset, t.end_offset - p.start_offset];
+    const last = ranges.at(-1);
+    if (last && range[0] <= last[1]) last[1] = Math.max(last[1], range[1]);
+    else ranges.push(range);
+  }
+  let out = "";
+  let at = 0;
+  for (const [start, end] of ranges) {
+    out += chars.slice(at, start).join("") + open + chars.slice(start, end).join("") + close;
+    at = end;
+  }
+  out += chars.slice(at).join("");
+  const flat = out.replace(/\s+/g, " ").trim();
+  return p.basis === "chunk_start" ? `${flat} (no query term in this chunk: its start)` : flat;
+}
+
+export function renderHit(hit: SearchHit, style: MarkStyle = "brackets"): string[] {
   const heading = hit.heading_path.length ? `  ${hit.heading_path.join(" > ")}` : "";
   const lines = [
     `${hit.rank}. ${locator(hit.citation)}  score ${hit.score.toFixed(3)}${heading}  ${verdictLabel(hit.verification)}`.trimEnd(),
-    `   ${snippet(hit.text)}`,
+    `   ${markedPassage(hit.passage, style)}`,
     `   chunk ${hit.chunk_id}  offsets ${hit.citation.start_offset}-${hit.citation.end_offset}`,
   ];
   if (hit.verification && hit.verification.verdict !== "verified") lines.push(`   ${hit.verification.detail}`);

@@ -5,8 +5,8 @@ import { DEFAULTS } from "../core/config.js";
 import { GroundkitError } from "../core/errors.js";
 import { searchAcross } from "../search-across.js";
 import { SEARCH_MODES } from "../retrieve/search-pipeline.js";
-import { action, collect, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
-import { renderHit } from "./format.js";
+import { action, collect, intFlag, numberFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
+import { markStyleFor, renderHit } from "./format.js";
 
 interface SearchFlags extends CommonFlags {
   topK?: number;
@@ -16,6 +16,7 @@ interface SearchFlags extends CommonFlags {
   verify?: boolean;
   baseDir?: string;
   allCollections?: boolean;
+  minScore?: number;
 }
 
 export function searchCommand(): Command {
@@ -28,6 +29,7 @@ export function searchCommand(): Command {
     .option("--rerank", "rescore the top candidates with the configured cross-encoder")
     .option("--verify", "re-check every hit against its source")
     .option("--base-dir <dir>", "containment root for verification (default: recorded at ingest)")
+    .option("--min-score <score>", "drop hits scoring under this (the mode's own score: BM25, cosine or RRF)", numberFlag("--min-score"))
     .option("--all-collections", "search every collection of the index directory (also: --collection a,b)");
   withCommonOptions(cmd).action(
     action(async (query: string, flags: SearchFlags) => {
@@ -42,13 +44,14 @@ export function searchCommand(): Command {
       const col = openCollection(loc);
       try {
         const mode = flags.mode ?? "bm25";
-        const results = await col.search(query, searchOptions(flags));
+        const { results, no_results } = await col.searchOutcome(query, searchOptions(flags));
         if (flags.json) {
-          printJson({ query, collection: col.name, mode, rerank: flags.rerank ?? false, results });
+          printJson({ query, collection: col.name, mode, rerank: flags.rerank ?? false, results, ...(no_results ? { no_results } : {}) });
           return;
         }
-        if (results.length === 0) println("no results");
-        for (const hit of results) for (const line of renderHit(hit)) println(line);
+        if (no_results) println(`no results: ${no_results.detail}`);
+        const style = markStyleFor(process.stdout);
+        for (const hit of results) for (const line of renderHit(hit, style)) println(line);
       } finally {
         col.close();
       }
@@ -65,6 +68,7 @@ function searchOptions(flags: SearchFlags): SearchOptions {
     rerank: flags.rerank,
     verify: flags.verify,
     baseDir: flags.baseDir,
+    minScore: flags.minScore,
   };
 }
 
@@ -81,8 +85,9 @@ async function searchSeveral(query: string, names: string[], loc: ReturnType<typ
       return;
     }
     if (results.length === 0) println("no results");
+    const style = markStyleFor(process.stdout);
     for (const hit of results) {
-      const [first, ...rest] = renderHit(hit);
+      const [first, ...rest] = renderHit(hit, style);
       println(`${first}  (${hit.collection} #${hit.collection_rank})`);
       for (const line of rest) println(line);
     }

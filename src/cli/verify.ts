@@ -1,9 +1,11 @@
 /** `grk verify <file|->`: verify a citation printed earlier by `search --json`. */
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
-import { openCollection } from "../collection.js";
+import { openCollection, parseCitation } from "../collection.js";
+import type { Verification } from "../core/contracts.js";
 import { GroundkitError } from "../core/errors.js";
 import { action, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
+import { locator } from "./format.js";
 
 export function verifyCommand(): Command {
   const cmd = new Command("verify")
@@ -23,7 +25,7 @@ export function verifyCommand(): Command {
           results.push({ citation, ...verification });
         }
         if (flags.json) printJson(results.length === 1 ? results[0] : results);
-        else for (const r of results) println(`${r.verdict}: ${r.detail}`);
+        else for (const [i, r] of results.entries()) for (const line of renderVerdict(inputs[i], i, r)) println(line);
         return results.every((r) => r.verdict === "verified") ? 0 : 1;
       } finally {
         col.close();
@@ -31,6 +33,17 @@ export function verifyCommand(): Command {
     }),
   );
   return cmd;
+}
+
+/**
+ * One verdict naming what it is about: the hit (its rank when the input was a
+ * search hit, else its position), where the citation points, and its chunk.
+ */
+function renderVerdict(input: unknown, index: number, r: Verification): string[] {
+  const citation = parseCitation(input);
+  const rank = (input as { rank?: unknown }).rank;
+  const label = typeof rank === "number" ? `hit ${rank}` : `citation ${index + 1}`;
+  return [`${r.verdict}  ${label}  ${locator(citation)}  chunk ${citation.chunk_id}`, `   ${r.detail}`];
 }
 
 /** Read one citation, a list, or a whole `search --json` output. */

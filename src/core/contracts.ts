@@ -62,6 +62,24 @@ export interface ChunkSpan {
   pageEnd?: number | undefined;
 }
 
+/**
+ * The part of a hit's chunk that shows why it matched. Offsets are code points
+ * of the source document, like the citation's; the passage lies inside the
+ * cited span, and each term occurrence inside the passage.
+ */
+export interface MatchedPassage {
+  text: string;
+  start_offset: number;
+  end_offset: number;
+  /** Each occurrence of a query term (its analyzed form: stemmed, folded) in the passage. */
+  terms: Array<{ term: string; start_offset: number; end_offset: number }>;
+  /**
+   * `query_terms`: the window of the chunk holding the most distinct query terms;
+   * `chunk_start`: the chunk holds no query term (a dense-only hit, or a match in its heading), so its start.
+   */
+  basis: "query_terms" | "chunk_start";
+}
+
 /** One search hit. */
 export interface SearchHit {
   rank: number;
@@ -71,5 +89,9 @@ export interface SearchHit {
   text: string;
   heading_path: string[];
   citation: Citation;
+  /** The best-matching passage of the chunk with the query's terms. */
+  passage: MatchedPassage;
   verification?: Verification | undefined;
+  /** Source text around the cited span (code points each side), when verified and asked for. */
+  context?: { before: string; after: string } | null | undefined;
 }

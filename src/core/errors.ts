@@ -10,28 +10,57 @@
 export interface ErrorSpec {
   /** HTTP status used by the REST surface. */
   readonly http: number;
-  /** A short hint telling the user what to do next. */
+  /** A short hint telling the user what to do next (at a shell: commands and flags). */
   readonly hint: string;
+  /**
+   * The hint for a caller of the tools (an MCP agent, a REST client), when the
+   * shell hint would not help it: what to change in the call (tool and argument
+   * names), and what only the server's operator can do.
+   */
+  readonly toolHint?: string;
 }
+
+/** Who reads a hint: someone at the `grk` command line, or a caller of the MCP tools and REST routes. */
+export type HintAudience = "cli" | "tool";
 
 export const ERROR_CATALOGUE = {
   // usage / input
-  USAGE: { http: 400, hint: "Run `grk --help` for usage." },
+  USAGE: {
+    http: 400,
+    hint: "Run `grk --help` for usage.",
+    toolHint: "See the tool's input schema (MCP tools/list, or GET /openapi.json).",
+  },
   INVALID_ARGUMENT: { http: 400, hint: "Check the value against the command's help text." },
   QUERY_EMPTY: { http: 400, hint: "Type at least one word to search for." },
   QUERY_TOO_LONG: { http: 400, hint: "Shorten the query to at most 4096 characters." },
-  INVALID_CITATION: { http: 422, hint: "Pass a citation object as printed by `grk search --json`." },
+  INVALID_CITATION: {
+    http: 422,
+    hint: "Pass a citation object as printed by `grk search --json`.",
+    toolHint: "Pass a `citation` object exactly as a `search` result returned it.",
+  },
   INVALID_COLLECTION_NAME: {
     http: 400,
     hint: "Use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit.",
   },
-  INVALID_CONFIG: { http: 400, hint: "Fix the configuration file or flag named in the message." },
+  INVALID_CONFIG: {
+    http: 400,
+    hint: "Fix the configuration file or flag named in the message.",
+    toolHint: "The server's configuration lacks what this call needs (the message names it); retry without that option (e.g. rerank=false).",
+  },
   INVALID_FILTER: { http: 400, hint: "Filters look like `path=guides/**`, `class=text`, `ext=md`, `tag=x`." },
 
   // not found
-  COLLECTION_NOT_FOUND: { http: 404, hint: "Run `grk collections` to list collections, or ingest first." },
+  COLLECTION_NOT_FOUND: {
+    http: 404,
+    hint: "Run `grk collections` to list collections, or ingest first.",
+    toolHint: "Call `list_collections` for the collections this server has.",
+  },
   CHUNK_NOT_FOUND: { http: 404, hint: "Chunk ids change only when content changes; search again." },
-  DOCUMENT_NOT_FOUND: { http: 404, hint: "Run `grk status` to see what is indexed." },
+  DOCUMENT_NOT_FOUND: {
+    http: 404,
+    hint: "Run `grk status` to see what is indexed.",
+    toolHint: "Call `index_status` to see what is indexed, or search again.",
+  },
   SOURCE_NOT_FOUND: { http: 404, hint: "Check the path; it must exist and be readable." },
   AMBIGUOUS_ID: { http: 400, hint: "Type more characters of the id: the message lists the ids that start with it." },
   DOCUMENT_UNAVAILABLE: {
@@ -40,7 +69,11 @@ export const ERROR_CATALOGUE = {
   },
 
   // ingest refusals (per file; the run goes on)
-  FILE_TOO_LARGE: { http: 413, hint: "Raise the cap with --max-file-size if the file is meant to be indexed." },
+  FILE_TOO_LARGE: {
+    http: 413,
+    hint: "Raise the cap with --max-file-size if the file is meant to be indexed.",
+    toolHint: "The server's file-size cap refused it; only its operator can raise the cap.",
+  },
   FILE_BINARY: { http: 415, hint: "Only text, Markdown, PDF and HTML files are indexed." },
   FILE_NOT_UTF8: { http: 415, hint: "Re-save the file as UTF-8." },
   FILE_UNREADABLE: { http: 403, hint: "Check the file's permissions." },
@@ -49,6 +82,7 @@ export const ERROR_CATALOGUE = {
   EXTRACTION_LIMIT: {
     http: 422,
     hint: "Extracting the file needed more time, memory, output or nesting than allowed; raise the `extraction` limits in groundkit.config.json if it is meant to be indexed.",
+    toolHint: "Extracting the file needed more than the server allows; only its operator can raise the extraction limits.",
   },
   UNSUPPORTED_TYPE: { http: 415, hint: "Supported: .md .markdown .txt .pdf .html .htm, and http(s) URLs." },
 
@@ -57,11 +91,20 @@ export const ERROR_CATALOGUE = {
   SSRF_BLOCKED: {
     http: 403,
     hint: "The host resolves to a private or reserved address; pass --allow-private-network for intranet hosts.",
+    toolHint: "The host resolves to a private or reserved address, which this server refuses to fetch.",
   },
   REDIRECT_REFUSED: { http: 502, hint: "Ingest the redirect's target URL directly." },
   FETCH_FAILED: { http: 502, hint: "Check the URL is reachable and try again." },
-  FETCH_TIMEOUT: { http: 504, hint: "The server was too slow; try again or raise --timeout." },
-  BODY_TOO_LARGE: { http: 413, hint: "Raise the cap with --max-file-size if the page is meant to be indexed." },
+  FETCH_TIMEOUT: {
+    http: 504,
+    hint: "The server was too slow; try again or raise --timeout.",
+    toolHint: "The remote server was too slow; retry later.",
+  },
+  BODY_TOO_LARGE: {
+    http: 413,
+    hint: "Raise the cap with --max-file-size if the page is meant to be indexed.",
+    toolHint: "The page exceeds the server's size cap; only its operator can raise it.",
+  },
 
   // store
   STORE_FOREIGN: { http: 409, hint: "The file is not a groundkit index; point --index-dir elsewhere." },
@@ -71,13 +114,23 @@ export const ERROR_CATALOGUE = {
   COLLECTION_BUSY: {
     http: 409,
     hint: "Another writer (ingest, reembed or delete) is changing this collection; retry when it is done, or wait longer with --lock-timeout SECONDS.",
+    toolHint: "Another writer (ingest, reembed or delete) is changing this collection; retry when it is done.",
   },
   INDEX_DIR_UNUSABLE: {
     http: 500,
     hint: "Point --index-dir (or the config file's index_dir) at a directory you can create and write.",
+    toolHint: "The server's index directory is unusable; its operator must fix it.",
   },
-  EMBEDDING_MISMATCH: { http: 409, hint: "Use the collection's embedding identity, or `grk reembed`." },
-  NO_VECTORS: { http: 409, hint: "Run `grk ingest <path> --dense` to add vectors to this collection." },
+  EMBEDDING_MISMATCH: {
+    http: 409,
+    hint: "Use the collection's embedding identity, or `grk reembed`.",
+    toolHint: "Retry with mode=bm25: the collection's vectors come from another embedding model than the server's (its operator can run `grk reembed`).",
+  },
+  NO_VECTORS: {
+    http: 409,
+    hint: "Run `grk ingest <path> --dense` (with the same --collection) to embed its chunks; existing chunks are backfilled.",
+    toolHint: "Retry with mode=bm25: this collection has no vectors (its operator can add them with `grk ingest <path> --dense`).",
+  },
 
   // service
   UNAUTHORIZED: { http: 401, hint: "Send `Authorization: Bearer <GROUNDKIT_API_TOKEN>`." },
@@ -92,7 +145,11 @@ export const ERROR_CATALOGUE = {
   ROUTE_NOT_FOUND: { http: 404, hint: "See GET /openapi.json for the routes this server offers." },
   UNSUPPORTED_MEDIA_TYPE: { http: 415, hint: "Send the request body as application/json." },
 
-  INTERNAL: { http: 500, hint: "This is a bug; rerun with --debug and report it." },
+  INTERNAL: {
+    http: 500,
+    hint: "This is a bug; rerun with --debug and report it.",
+    toolHint: "This is a bug in the server; report it with the request id.",
+  },
 
   // eval harness
   JUDGMENT_INVALID: {
@@ -109,10 +166,12 @@ export const ERROR_CATALOGUE = {
   EMBEDDING_FAILED: {
     http: 502,
     hint: "Check that the embedding provider named in the message is running, reachable and configured as documented.",
+    toolHint: "Retry with mode=bm25 (no embedding needed), or later once the server's embedding provider is reachable.",
   },
   RERANK_FAILED: {
     http: 502,
     hint: "Check that the reranker named in the message is running, reachable and configured as documented.",
+    toolHint: "Retry with rerank=false, or later once the server's reranker is reachable.",
   },
 } as const satisfies Record<string, ErrorSpec>;
 
@@ -130,8 +189,15 @@ export class GroundkitError extends Error {
     this.detail = detail;
   }
 
+  /** The hint for someone at the command line. */
   get hint(): string {
     return ERROR_CATALOGUE[this.code].hint;
+  }
+
+  /** The hint for this audience: a tool caller gets one it can act on through the tools, where it differs. */
+  hintFor(audience: HintAudience): string {
+    const spec: ErrorSpec = ERROR_CATALOGUE[this.code];
+    return audience === "tool" ? (spec.toolHint ?? spec.hint) : spec.hint;
   }
 
   get httpStatus(): number {

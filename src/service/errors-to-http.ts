@@ -1,6 +1,7 @@
 /**
  * The error boundary of both surfaces: any thrown value becomes a typed
- * `{error: {code, message, hint}, request_id}` with the catalogue's HTTP status.
+ * `{error: {code, message, hint}, request_id}` with the catalogue's HTTP status
+ * and the hint written for tool callers (argument names, not shell commands).
  * Never a stack trace (logged to stderr instead, under the request id), never a
  * filesystem path outside the corpus (the index directory and other server-side
  * paths are replaced), never a secret (no message is built from one).
@@ -67,7 +68,7 @@ export function toErrorEnvelope(err: unknown, scope: ErrorScope): { status: numb
   }
   return {
     status: ERROR_CATALOGUE[gk.code].http,
-    body: { error: { code: gk.code, message, hint: gk.hint }, request_id: scope.requestId },
+    body: { error: { code: gk.code, message, hint: gk.hintFor("tool") }, request_id: scope.requestId },
   };
 }
 

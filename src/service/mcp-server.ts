@@ -1,7 +1,8 @@
 /**
  * The registry rendered as an MCP server: one MCP tool per registry entry, with
  * annotations (readOnlyHint…), input and output schemas, structured content
- * plus the same JSON as a text block, and instructions describing the
+ * plus a text block (the tool's plain rendering, e.g. search's, else the same
+ * JSON), and instructions describing the
  * search → fetch_chunk workflow. Transport-agnostic: stdio (serve-mcp) and
  * Streamable HTTP (serve's /mcp) connect their own transport to it.
  */
@@ -29,6 +30,8 @@ export const SERVER_INSTRUCTIONS = [
   "Before quoting a passage, call `fetch_chunk` with its `chunk_id`: it re-reads the source and returns",
   "`verdict` verified / drifted / unresolvable with a `detail`; the text is returned only when verified.",
   "Quote only verified text and cite its source and lines. `verify_citation` re-checks a citation you kept;",
+  "For a smaller answer pass `format: \"compact\"` to `search` (passage, citation and score per hit, with",
+  "`max_chars` per passage and `max_total_chars` overall); `min_score` drops weak hits, and `no_results` says why none matched.",
   "`list_collections` and `index_status` describe what is indexed.",
 ].join(" ");
 
@@ -94,8 +97,9 @@ function registerTool(server: McpServer, tool: ToolDefinition, ctx: ServiceConte
         const output = await callTool(tool, args, ctx, scope);
         const duration_ms = Math.round(performance.now() - started);
         opts.log.info("tool", { tool: tool.name, ok: true, request_id: requestId, duration_ms, ...(traceId ? { trace_id: traceId } : {}) });
-        // Structured content, and the same JSON as text for clients that read only text.
-        return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output };
+        // Structured content, and for clients that read only text the tool's own rendering (else the JSON).
+        const text = tool.renderText ? tool.renderText(output) : JSON.stringify(output);
+        return { content: [{ type: "text", text }], structuredContent: output };
       } catch (err) {
         const { body } = toErrorEnvelope(err, { requestId, scrubber: opts.scrubber, log: opts.log });
         opts.metrics?.error(body.error.code, opts.transport);

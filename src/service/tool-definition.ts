@@ -40,6 +40,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   /** Ingest-like work that may run longer than a query. */
   longRunning?: boolean;
   handler(input: z.output<I>, ctx: ServiceContext): Promise<Declared<z.input<O>>>;
+  /** The MCP text content for an output (default: the output as JSON). */
+  renderText?: (output: Record<string, unknown>) => string;
 }
 
 /** Identity helper that keeps each tool's input and output types. */

@@ -1,9 +1,13 @@
 /** `fetch_chunk` / `GET /v1/collections/{c}/chunks/{id}`: a chunk with a fresh verdict. */
 import { z } from "zod";
 import { defineTool } from "../tool-definition.js";
-import { CitationOut, CollectionArg, VerificationOut } from "./schemas.js";
+import { CitationOut, CollectionArg, contextCharsArg, VerificationOut } from "./schemas.js";
 
+/** Context per hit a search may ask for (each side of each hit's span). */
 export const MAX_CONTEXT_CHARS = 2000;
+
+/** Context one fetched chunk may ask for: a document view around the cited span. */
+export const MAX_DOCUMENT_CONTEXT_CHARS = 100_000;
 
 export const fetchChunkTool = defineTool({
   name: "fetch_chunk",
@@ -15,13 +19,11 @@ export const fetchChunkTool = defineTool({
   input: z.strictObject({
     chunk_id: z.string().min(1).max(200).describe("A chunk_id from search results."),
     collection: CollectionArg.optional(),
-    context_chars: z
-      .number()
-      .int()
-      .min(0)
-      .max(MAX_CONTEXT_CHARS)
-      .optional()
-      .describe(`Also return up to this many characters before and after a verified text span (0-${MAX_CONTEXT_CHARS}).`),
+    context_chars: contextCharsArg(
+      MAX_DOCUMENT_CONTEXT_CHARS,
+      `Also return up to this many characters before and after a verified text span (0-${MAX_DOCUMENT_CONTEXT_CHARS}: ` +
+        "enough to show most documents whole around the span).",
+    ),
   }),
   output: z.looseObject({
     collection: z.string(),

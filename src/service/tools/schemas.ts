@@ -13,6 +13,11 @@ export const CollectionArg = z
   .max(64)
   .describe("Collection name (default: the server's default collection). 1-64 of [A-Za-z0-9._-], starting with a letter or digit.");
 
+/** Source text around a span: a length in characters each side, 0 to `max`. */
+export function contextCharsArg(max: number, description: string) {
+  return z.number().int().min(0).max(max).optional().describe(description);
+}
+
 /** A citation as returned by search: what verify_citation accepts. */
 export const CitationOut = z.looseObject(CitationSchema.shape).describe(
   "Where the passage sits in its source: offsets are Unicode code points, lines 1-based inclusive.",
@@ -24,6 +29,20 @@ export const VerificationOut = z.looseObject({
   relocated: z.looseObject({ start_offset: z.number().int(), end_offset: z.number().int() }).optional(),
 });
 
+/** A hit's best-matching passage; offsets are code points of the source document. */
+export const PassageOut = z
+  .looseObject({
+    text: z.string(),
+    start_offset: z.number().int(),
+    end_offset: z.number().int(),
+    terms: z.array(z.looseObject({ term: z.string(), start_offset: z.number().int(), end_offset: z.number().int() })),
+    basis: z.enum(["query_terms", "chunk_start"]),
+  })
+  .describe(
+    "The window of the chunk holding the most distinct query terms (`query_terms`), or its start when it holds none " +
+      "(`chunk_start`: a dense-only hit). `terms` are the query's analyzed terms (stemmed) where they occur.",
+  );
+
 export const SearchHitOut = z.looseObject({
   rank: z.number().int(),
   score: z.number(),
@@ -32,6 +51,26 @@ export const SearchHitOut = z.looseObject({
   text: z.string(),
   heading_path: z.array(z.string()),
   citation: CitationOut,
+  passage: PassageOut,
   verification: VerificationOut.optional(),
   collection: z.string().optional().describe("The hit's collection, when several were searched."),
+  context: z.looseObject({ before: z.string(), after: z.string() }).nullable().optional(),
+});
+
+/** A hit in `format: "compact"`: the passage as plain text, the citation and the score. */
+export const CompactHitOut = z.looseObject({
+  rank: z.number().int(),
+  score: z.number(),
+  chunk_id: z.string(),
+  passage: z.string(),
+  citation: CitationOut,
+  verdict: z.enum(VERDICTS).optional(),
+  collection: z.string().optional().describe("The hit's collection, when several were searched."),
+});
+
+/** Why a search returned nothing. */
+export const NoResultsOut = z.looseObject({
+  reason: z.enum(["no_searchable_terms", "terms_not_in_index", "filtered_out", "below_min_score", "not_similar_enough"]),
+  detail: z.string(),
+  best_score: z.number().optional(),
 });

@@ -1,13 +1,22 @@
 /** `search` / `POST /v1/search`: ranked passages, each with its citation. */
 import { z } from "zod";
 import type { SearchOptions } from "../../collection.js";
+import { GroundkitError } from "../../core/errors.js";
 import { MAX_QUERY_CHARS, MAX_TOP_K } from "../../retrieve/query.js";
 import { MAX_FILTERS } from "../../retrieve/filters.js";
-import { SEARCH_MODES } from "../../retrieve/search-pipeline.js";
+import { DEFAULT_PASSAGE_CHARS } from "../../retrieve/passage.js";
+import { SEARCH_MODES, type SearchMode } from "../../retrieve/search-pipeline.js";
+import type { SearchHit } from "../../core/contracts.js";
+import type { NoResults } from "../../retrieve/no-results.js";
 import { searchAcross } from "../../search-across.js";
-import { GroundkitError } from "../../core/errors.js";
 import { defineTool } from "../tool-definition.js";
-import { CollectionArg, SearchHitOut } from "./schemas.js";
+import { compactHits, DEFAULT_COMPACT_CHARS } from "./compact-hits.js";
+import { MAX_CONTEXT_CHARS } from "./fetch-chunk.js";
+import { CollectionArg, CompactHitOut, contextCharsArg, NoResultsOut, SearchHitOut } from "./schemas.js";
+import { renderSearchText, type RenderedSearch } from "./search-text.js";
+
+/** Longest passage a hit may ask for, in code points (a chunk is at most a few thousand). */
+export const MAX_PASSAGE_CHARS = 8000;
 
 export const searchTool = defineTool({
   name: "search",
@@ -15,7 +24,8 @@ export const searchTool = defineTool({
   description:
     "Search a groundkit collection. Returns ranked passages; each carries a citation (source, code-point offsets, " +
     "lines, page, text hash) that can be re-verified. Cite a passage by its citation; call fetch_chunk with its " +
-    "chunk_id to re-check it against the source before quoting.",
+    "chunk_id to re-check it against the source before quoting. `format: \"compact\"` returns only each hit's " +
+    "best-matching passage, citation and score (several times smaller); `max_total_chars` bounds the whole answer.",
   kind: "read",
   input: z.strictObject({
     query: z.string().min(1).max(MAX_QUERY_CHARS).describe(`What to search for (at most ${MAX_QUERY_CHARS} characters).`),
@@ -36,17 +46,53 @@ export const searchTool = defineTool({
       .describe("Restrictions such as `path=guides/**`, `class=text`, `ext=md`, `tag=security` (all must hold)."),
     rerank: z.boolean().optional().describe("Rerank the candidates before returning them."),
     verify: z.boolean().optional().describe("Re-check every hit against its source and attach a verdict."),
+    min_score: z
+      .number()
+      .optional()
+      .describe("Drop hits scoring under this (the mode's own score: BM25 > 0, dense cosine, hybrid RRF). With none left, `no_results` says why."),
+    format: z
+      .enum(["full", "compact"])
+      .optional()
+      .describe("`full` (default): every field of every hit. `compact`: rank, score, chunk_id, passage and citation only."),
+    max_chars: z
+      .number()
+      .int()
+      .min(20)
+      .max(MAX_PASSAGE_CHARS)
+      .optional()
+      .describe(`Length of each hit's matched passage in code points (default ${DEFAULT_PASSAGE_CHARS}; compact ${DEFAULT_COMPACT_CHARS}).`),
+    max_total_chars: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_TOP_K * MAX_PASSAGE_CHARS)
+      .optional()
+      .describe("Compact form only: the passages of all hits together stay within this many code points; hits that do not fit are left out and counted in `omitted`."),
+    context_chars: contextCharsArg(
+      MAX_CONTEXT_CHARS,
+      `Full form only: also return up to this many characters of source text each side of each hit's span (0-${MAX_CONTEXT_CHARS}; implies verify, one read per source).`,
+    ),
   }),
   output: z.looseObject({
     query: z.string(),
     collection: z.string().optional().describe("The collection searched (absent when several were)."),
     collections: z.array(z.string()).optional().describe("The collections searched, when several were."),
     mode: z.enum(SEARCH_MODES),
-    results: z.array(SearchHitOut),
+    format: z.enum(["full", "compact"]),
+    results: z.array(z.union([SearchHitOut, CompactHitOut])),
+    no_results: NoResultsOut.optional(),
+    omitted: z.number().int().optional().describe("Compact hits left out by max_total_chars."),
   }),
   rest: { method: "POST", path: "/v1/search" },
   hints: { destructive: false, idempotent: true, openWorld: false },
   async handler(input, ctx) {
+    const format = input.format ?? "full";
+    if (format === "full" && input.max_total_chars !== undefined) {
+      throw new GroundkitError("INVALID_ARGUMENT", "max_total_chars bounds the compact form; pass format: \"compact\" with it.");
+    }
+    if (format === "compact" && input.context_chars) {
+      throw new GroundkitError("INVALID_ARGUMENT", "context_chars adds source text to the full form; it does not go with format: \"compact\".");
+    }
     // mode, filters and rerank are validated by the library; passed through as given.
     const options = {
       topK: input.top_k,
@@ -55,16 +101,28 @@ export const searchTool = defineTool({
       mode: input.mode,
       filters: input.filters,
       rerank: input.rerank,
+      minScore: input.min_score,
+      passageChars: input.max_chars ?? (format === "compact" ? DEFAULT_COMPACT_CHARS : DEFAULT_PASSAGE_CHARS),
+      contextChars: input.context_chars,
     } as SearchOptions;
     const several = input.all_collections ? ctx.collections.names() : input.collections;
+    const mode: SearchMode = input.mode ?? "bm25";
+    let head: { query: string; collection?: string; collections?: string[]; mode: SearchMode; format: "full" | "compact" };
+    let outcome: { results: SearchHit[]; no_results?: NoResults | undefined };
     if (several) {
       if (input.collection) throw new GroundkitError("INVALID_ARGUMENT", "Pass collection, collections or all_collections, not several.");
       if (several.length === 0) throw new GroundkitError("COLLECTION_NOT_FOUND", "This server has no collections to search.");
-      const results = await ctx.collections.useMany(several, (cols) => searchAcross(cols, input.query, options));
-      return { query: input.query, collections: several, mode: input.mode ?? "bm25", results };
+      head = { query: input.query, collections: several, mode, format };
+      outcome = { results: await ctx.collections.useMany(several, (cols) => searchAcross(cols, input.query, options)) };
+    } else {
+      const collection = input.collection ?? ctx.defaultCollection;
+      head = { query: input.query, collection, mode, format };
+      outcome = await ctx.collections.use(collection, (col) => col.searchOutcome(input.query, options));
     }
-    const collection = input.collection ?? ctx.defaultCollection;
-    const results = await ctx.collections.use(collection, (col) => col.search(input.query, options));
-    return { query: input.query, collection, mode: input.mode ?? "bm25", results };
+    const tail = outcome.no_results ? { no_results: outcome.no_results } : {};
+    if (format === "full") return { ...head, results: outcome.results, ...tail };
+    const { results, omitted } = compactHits(outcome.results, input.max_total_chars);
+    return { ...head, results, ...tail, ...(omitted > 0 ? { omitted } : {}) };
   },
+  renderText: (output) => renderSearchText(output as unknown as RenderedSearch),
 });
