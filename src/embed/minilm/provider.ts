@@ -19,7 +19,7 @@ import { createBatchedProvider, defaultLocalThreads, l2Normalize, positiveIntOpt
 import { BERT_GRAPH_VERSION, buildBertGraph, type BertConfig } from "./bert-graph.js";
 import { cacheDir, writeFileAtomic } from "./cache-dir.js";
 import { readSafetensors } from "./safetensors.js";
-import { SessionWorkerPool, type GraphSource, type PaddedBatch } from "./session-pool.js";
+import { createSessionPool, type GraphSource, type PaddedBatch } from "./session-pool.js";
 import { loadWordPieces, toWindows, type WindowPolicy, type WordPieces } from "./windows.js";
 
 /** The package the weights come from. */
@@ -196,7 +196,7 @@ export async function createMiniLMProvider(opts: MiniLMOptions = {}): Promise<Em
   }
 
   // Workers start on the first multi-window call: a provider that only embeds queries never starts one.
-  const pool = threads > 1 ? new SessionWorkerPool(threads, graph, OUTPUT, source) : undefined;
+  const pool = threads > 1 ? createSessionPool(threads, graph, OUTPUT, source) : undefined;
   const onMainThread = async ({ ids, mask, rows, width }: PaddedBatch): Promise<Float32Array> => {
     const result = await session.run({
       input_ids: new ort.Tensor("int64", ids, [rows, width]),
