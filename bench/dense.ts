@@ -30,6 +30,11 @@ export interface EmbeddingArgs {
   warmup: number;
   /** Which bundled model: the default `local` (MiniLM) or `use-lite` (the pre-0.2 default), measured side by side. */
   model?: "local" | "use-lite";
+  /**
+   * The long-chunk case: texts of about this many characters, cut from the corpus's chunks run together
+   * (~1,000 characters fill MiniLM's 256-token window, as BEIR abstracts do). Default: the chunks as cut.
+   */
+  chars?: number;
 }
 
 /** The local model's speed. */
@@ -54,7 +59,7 @@ export async function embeddingTask(args: EmbeddingArgs): Promise<EmbeddingResul
   } catch (err) {
     return { unavailable: "NO_EMBEDDING_PROVIDER", message: (err as Error).message };
   }
-  const texts = chunkTexts(args.corpusDir, args.sample);
+  const texts = args.chars === undefined ? chunkTexts(args.corpusDir, args.sample) : longTexts(args.corpusDir, args.sample, args.chars);
   let provider: Awaited<ReturnType<typeof registry.createEmbeddingProvider>>;
   try {
     provider = await registry.createEmbeddingProvider(
@@ -95,23 +100,41 @@ export async function embeddingTask(args: EmbeddingArgs): Promise<EmbeddingResul
   }
 }
 
-/** The first `limit` chunk texts of the corpus under `dir`, cut as ingest cuts them. */
-function chunkTexts(dir: string, limit: number): string[] {
+/** The first `limit` chunk texts of the corpus under `dir` (or enough for `chars` characters), cut as ingest cuts them. */
+function chunkTexts(dir: string, limit: number, chars = Number.POSITIVE_INFINITY): string[] {
   const out: string[] = [];
+  let total = 0;
   const walk = (d: string): void => {
     for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (out.length >= limit) return;
+      if (out.length >= limit || total >= chars) return;
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
       else if (e.name.endsWith(".md")) {
         const content = normalizeNewlines(readFileSync(p, "utf8"));
         for (const s of chunkText(content, { chunkSize: DEFAULTS.chunkSize, chunkOverlap: DEFAULTS.chunkOverlap, markdown: true })) {
-          if (out.length < limit) out.push(s.text);
+          if (out.length < limit && total < chars) {
+            out.push(s.text);
+            total += s.text.length;
+          }
         }
       }
     }
   };
   walk(dir);
+  return out;
+}
+
+/** `limit` texts of about `chars` characters each, cut at whitespace from the corpus's chunks run together. */
+function longTexts(dir: string, limit: number, chars: number): string[] {
+  const stream = chunkTexts(dir, Number.MAX_SAFE_INTEGER, limit * chars).join("\n\n");
+  const out: string[] = [];
+  let at = 0;
+  while (out.length < limit && at < stream.length) {
+    const space = stream.indexOf(" ", at + chars);
+    const end = space < 0 ? stream.length : space;
+    out.push(stream.slice(at, end).trim());
+    at = end + 1;
+  }
   return out;
 }
 

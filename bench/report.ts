@@ -210,9 +210,11 @@ export function renderMarkdown(r: BenchResults, level = 2): string {
     } else if (e) {
       out.push(`Local model: unavailable: ${e.unavailable} (${e.message}).`, "");
     }
-    // The default model and USE-lite on the same chunks in the same run (same machine load).
-    const side = [e, d.embedding_use_lite].filter((x): x is EmbeddingResult => x != null && "sentences_per_s" in x);
-    if (side.length === 2) {
+    // The default model and USE-lite on the same chunks in the same run (same machine load), as cut and ~1,000 chars.
+    const side = [e, d.embedding_use_lite, d.embedding_long, d.embedding_use_lite_long].filter(
+      (x): x is EmbeddingResult => x != null && "sentences_per_s" in x,
+    );
+    if (side.length >= 2) {
       out.push(
         ...table(
           ["model", "dims", "chunks/s", "mean chars", "load s", "query p50 ms", "query p95 ms"],

@@ -22,6 +22,9 @@ import type { VectorsResult } from "./vectors.js";
 import type { VerifyResult } from "./verify.js";
 
 /** Stages that `--only` selects. */
+/** The long-chunk embedding case: about what fills MiniLM's 256-token window (a BEIR abstract). */
+const LONG_CHUNK_CHARS = 1000;
+
 export const STAGES = ["ingest", "query", "verify", "peer", "vectors", "dense", "open"] as const;
 export type Stage = (typeof STAGES)[number];
 
@@ -149,6 +152,9 @@ export interface BenchResults {
     embedding: EmbeddingResult | { unavailable: string; message: string } | null;
     /** The same sample through USE-lite (`use-lite`, the pre-0.2 default), in the same run. */
     embedding_use_lite?: EmbeddingResult | { unavailable: string; message: string } | null;
+    /** Both models on ~1,000-character texts (MiniLM's full 256-token window), in the same run. */
+    embedding_long?: EmbeddingResult | { unavailable: string; message: string } | null;
+    embedding_use_lite_long?: EmbeddingResult | { unavailable: string; message: string } | null;
     collection: { chunks_target: number; ingest: (IngestResult & { wall_ms: number }) | null } | null;
     dense: QueryResult | null;
     hybrid: QueryResult | null;
@@ -372,6 +378,8 @@ async function denseStage(
     bm25_only_probe: null,
     embedding: null,
     embedding_use_lite: null,
+    embedding_long: null,
+    embedding_use_lite_long: null,
     collection: null,
     dense: null,
     hybrid: null,
@@ -390,7 +398,20 @@ async function denseStage(
   out.embedding_use_lite = await attempt("dense", () =>
     runner.run<EmbeddingResult>("embedding", { corpusDir: denseDir, sample: preset.embedSample, queries: 20, warmup: 3, model: "use-lite" }),
   );
-  for (const e of [out.embedding, out.embedding_use_lite]) {
+  out.embedding_long = await attempt("dense", () =>
+    runner.run<EmbeddingResult>("embedding", { corpusDir: denseDir, sample: preset.embedSample, queries: 20, warmup: 3, chars: LONG_CHUNK_CHARS }),
+  );
+  out.embedding_use_lite_long = await attempt("dense", () =>
+    runner.run<EmbeddingResult>("embedding", {
+      corpusDir: denseDir,
+      sample: preset.embedSample,
+      queries: 20,
+      warmup: 3,
+      model: "use-lite",
+      chars: LONG_CHUNK_CHARS,
+    }),
+  );
+  for (const e of [out.embedding, out.embedding_use_lite, out.embedding_long, out.embedding_use_lite_long]) {
     if (e && "sentences_per_s" in e) log(`  ${e.model}: ${e.sentences_per_s} chunks/s, query embedding p50 ${e.query_embedding.p50_ms} ms`);
   }
   const ref = { indexDir: main.indexDir, collection: "bench-dense" };

@@ -7,6 +7,7 @@ import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BERT_GRAPH_VERSION } from "../src/embed/minilm/bert-graph.js";
 import { cacheDir } from "../src/embed/minilm/cache-dir.js";
 import { createMiniLMProvider } from "../src/embed/minilm/provider.js";
 import { tempDir } from "./support/cli.js";
@@ -34,7 +35,7 @@ describe("MiniLM graph cache", () => {
     await first.close?.();
     expect(hash).toBeDefined();
     const files = readdirSync(join(cache.dir, "models"));
-    expect(files).toEqual([`all-MiniLM-L6-v2-${hash}-bert-g1.onnx`]); // no temp file left behind
+    expect(files).toEqual([`all-MiniLM-L6-v2-${hash}-bert-g${BERT_GRAPH_VERSION}.onnx`]); // no temp file left behind
     const graph = join(cache.dir, "models", files[0]!);
     const size = statSync(graph).size;
     // Every build writes a new file and renames it into place, so the inode tells a reuse from a rebuild.

@@ -17,6 +17,7 @@ import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { GroundkitError } from "../core/errors.js";
 import { createBatchedProvider, defaultLocalThreads, positiveIntOption, type EmbeddingProvider } from "./provider.js";
+import { WorkerPool } from "./worker-pool.js";
 
 const require = createRequire(import.meta.url);
 
@@ -71,97 +72,17 @@ function load() {
   }
   return ready;
 }
-parentPort.on("message", async (job) => {
+parentPort.on("message", async ({ id, input: texts }) => {
   try {
     const model = await load();
-    const rows = await model.embed(job.texts);
+    const rows = await model.embed(texts);
     const out = rows.map((row) => Float32Array.from(row));
-    parentPort.postMessage({ id: job.id, vectors: out }, out.map((v) => v.buffer));
+    parentPort.postMessage({ id, output: out }, out.map((v) => v.buffer));
   } catch (err) {
-    parentPort.postMessage({ id: job.id, error: String(err && err.message ? err.message : err) });
+    parentPort.postMessage({ id, error: String(err && err.message ? err.message : err) });
   }
 });
 `;
-
-interface Job {
-  id: number;
-  texts: string[];
-  resolve: (vectors: Float32Array[]) => void;
-  reject: (err: Error) => void;
-}
-
-interface Slot {
-  worker: Worker;
-  job: Job | undefined;
-}
-
-type WorkerReply = { id: number; vectors: Float32Array[] } | { id: number; error: string };
-
-/** A lazily grown pool of model workers; a batch goes to the first idle one. */
-class ModelWorkerPool {
-  private readonly slots: Slot[] = [];
-  private readonly queue: Job[] = [];
-  private nextId = 1;
-  private closed = false;
-
-  constructor(
-    private readonly size: number,
-    private readonly paths: { embeddings: string; model: string },
-  ) {}
-
-  run(texts: string[]): Promise<Float32Array[]> {
-    if (this.closed) return Promise.reject(failure("the local embedding provider has been closed"));
-    return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, texts, resolve, reject });
-      this.pump();
-    });
-  }
-
-  private pump(): void {
-    while (this.queue.length > 0) {
-      let slot = this.slots.find((s) => s.job === undefined);
-      if (slot === undefined && this.slots.length < this.size) slot = this.spawn();
-      if (slot === undefined) return;
-      const job = this.queue.shift()!;
-      slot.job = job;
-      // Keep the process alive only while work is in flight.
-      slot.worker.ref();
-      slot.worker.postMessage({ id: job.id, texts: job.texts });
-    }
-  }
-
-  private spawn(): Slot {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: this.paths });
-    const slot: Slot = { worker, job: undefined };
-    this.slots.push(slot);
-    worker.on("message", (reply: WorkerReply) => {
-      const job = slot.job;
-      if (job === undefined || job.id !== reply.id) return;
-      slot.job = undefined;
-      worker.unref();
-      if ("error" in reply) job.reject(failure(reply.error));
-      else job.resolve(reply.vectors);
-      this.pump();
-    });
-    const lost = (why: string): void => {
-      const index = this.slots.indexOf(slot);
-      if (index >= 0) this.slots.splice(index, 1);
-      slot.job?.reject(failure(why));
-      slot.job = undefined;
-      if (!this.closed) this.pump();
-    };
-    worker.on("error", (err) => lost(err.message));
-    worker.on("exit", (code) => lost(`the model worker exited with code ${code}`));
-    return slot;
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(failure("the local embedding provider was closed"));
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
-    this.slots.length = 0;
-  }
-}
 
 function failure(why: string): GroundkitError {
   return new GroundkitError("EMBEDDING_FAILED", `Local embedding model ${LOCAL_MODEL_PACKAGE} failed: ${why}.`);
@@ -180,9 +101,11 @@ function failure(why: string): GroundkitError {
 export async function createLocalProvider(opts: LocalProviderOptions = {}): Promise<EmbeddingProvider> {
   const threads = positiveIntOption("threads", opts.threads, defaultLocalThreads());
   const batchSize = positiveIntOption("batch_size", opts.batch_size, 8);
-  const pool = new ModelWorkerPool(threads, {
-    embeddings: require.resolve("@energetic-ai/embeddings"),
-    model: require.resolve(LOCAL_MODEL_PACKAGE),
+  const paths = { embeddings: require.resolve("@energetic-ai/embeddings"), model: require.resolve(LOCAL_MODEL_PACKAGE) };
+  const pool = new WorkerPool<string[], Float32Array[]>({
+    size: threads,
+    spawn: () => new Worker(WORKER_SOURCE, { eval: true, workerData: paths }),
+    failure,
   });
   return createBatchedProvider({
     provider: "local",

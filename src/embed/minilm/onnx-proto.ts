@@ -6,7 +6,7 @@
  */
 
 /** ONNX TensorProto.DataType values used here. */
-export const DataType = { FLOAT: 1, INT64: 7 } as const;
+export const DataType = { FLOAT: 1, UINT8: 2, INT32: 6, INT64: 7 } as const;
 
 /** A named constant (weights, shapes, scalars). */
 export interface Tensor {
@@ -28,6 +28,8 @@ export type Attribute = { name: string } & (
 /** One graph node. */
 export interface Node {
   op: string;
+  /** Operator set domain; "" (the default) is standard ONNX, "com.microsoft" onnxruntime's contrib operators. */
+  domain?: string;
   inputs: string[];
   outputs: string[];
   attributes?: Attribute[];
@@ -42,7 +44,10 @@ export interface ValueInfo {
 
 /** What {@link encodeModel} writes. */
 export interface Model {
+  /** Standard ONNX opset version. */
   opset: number;
+  /** Further operator sets the nodes use, e.g. { "com.microsoft": 1 }. */
+  extraOpsets?: Record<string, number>;
   producer: string;
   nodes: Node[];
   initializers: Tensor[];
@@ -172,6 +177,7 @@ export function encodeModel(model: Model): Uint8Array {
         for (const o of n.outputs) node.string(2, o);
         node.string(3, `${n.op}_${index}`);
         node.string(4, n.op);
+        if (n.domain !== undefined && n.domain !== "") node.string(7, n.domain);
         for (const a of n.attributes ?? []) node.message(5, (attr) => writeAttribute(attr, a));
       });
     });
@@ -184,5 +190,11 @@ export function encodeModel(model: Model): Uint8Array {
     op.string(1, "");
     op.int(2, model.opset);
   });
+  for (const [domain, version] of Object.entries(model.extraOpsets ?? {})) {
+    w.message(8, (op) => {
+      op.string(1, domain);
+      op.int(2, version);
+    });
+  }
   return w.finish();
 }

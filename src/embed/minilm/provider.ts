@@ -7,7 +7,9 @@
  * them (bert-graph.ts) once and cached under the user's cache directory,
  * keyed by the hash of the packaged files and the builder's version. Texts
  * are tokenized by the packaged tokenizer.json, windowed (windows.ts), sorted
- * by length and run in padded batches on one session using `threads` cores.
+ * by length and run in padded batches. A single window (a query) runs on the
+ * main thread's session; larger calls go to `threads` single-threaded worker
+ * sessions (session-pool.ts), two batches in flight at once.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -17,6 +19,7 @@ import { createBatchedProvider, defaultLocalThreads, l2Normalize, positiveIntOpt
 import { BERT_GRAPH_VERSION, buildBertGraph, type BertConfig } from "./bert-graph.js";
 import { cacheDir, writeFileAtomic } from "./cache-dir.js";
 import { readSafetensors } from "./safetensors.js";
+import { createSessionPool, type GraphSource, type PaddedBatch } from "./session-pool.js";
 import { loadWordPieces, toWindows, type WindowPolicy, type WordPieces } from "./windows.js";
 
 /** The package the weights come from. */
@@ -34,7 +37,7 @@ export const DEFAULT_MAX_WINDOWS = 8;
 export interface MiniLMOptions {
   /** Windows per inference call. Default 16. */
   batch_size?: number;
-  /** onnxruntime intra-op threads. Default min(2, cores). */
+  /** Cores used: intra-op threads of the query session, and worker sessions for documents. Default min(2, cores). */
   threads?: number;
   /** How a text longer than one window is embedded. */
   window?: WindowPolicy;
@@ -77,30 +80,41 @@ function hashModelFiles(files: Record<"weights" | "tokenizer" | "config", Uint8A
   return hash.digest("hex").slice(0, 12);
 }
 
-/** Load the cached graph, else build it from the weights and cache it (a failed write only costs a rebuild next time). */
+/**
+ * Load the cached graph, else build it from the weights and cache it (a failed write only costs a rebuild next time).
+ * Also answers where worker sessions load the same graph from: the (now valid) cache file, else the bytes.
+ */
 async function openSession(
   ort: Ort,
   weights: Uint8Array,
   config: BertConfig,
   path: string,
   options: import("onnxruntime-node").InferenceSession.SessionOptions,
-): Promise<Session> {
+): Promise<{ session: Session; graph: GraphSource }> {
   try {
-    return await ort.InferenceSession.create(readFileSync(path), options);
+    return { session: await ort.InferenceSession.create(readFileSync(path), options), graph: path };
   } catch {
     // missing or unreadable: build it
   }
   const graph = buildBertGraph(readSafetensors(weights, MINILM_PACKAGE), config);
+  let source: GraphSource = path;
   try {
     writeFileAtomic(path, graph);
   } catch {
     // read-only cache: run from memory
+    source = graph;
   }
-  return ort.InferenceSession.create(graph, options);
+  return { session: await ort.InferenceSession.create(graph, options), graph: source };
 }
 
-/** Run windows in padded batches, longest first; one pooled vector per window, in input order. */
-async function runWindows(ort: Ort, session: Session, windows: number[][], batchSize: number): Promise<Float32Array[]> {
+/** The graph output: one pooled, not yet normalized vector per row. */
+const OUTPUT = "sentence_embedding";
+
+/**
+ * Run windows in padded batches, longest first (little padding per batch); one pooled vector per window, in input
+ * order. Batches are handed to `run` one after another; parallelism comes from concurrent calls.
+ */
+async function runWindows(windows: number[][], batchSize: number, run: (batch: PaddedBatch) => Promise<Float32Array>): Promise<Float32Array[]> {
   const order = windows.map((_, i) => i).sort((a, b) => windows[b]!.length - windows[a]!.length || a - b);
   const out = new Array<Float32Array>(windows.length);
   for (let start = 0; start < order.length; start += batchSize) {
@@ -114,11 +128,7 @@ async function runWindows(ort: Ort, session: Session, windows: number[][], batch
         mask[r * width + j] = 1n;
       });
     });
-    const result = await session.run({
-      input_ids: new ort.Tensor("int64", ids, [rows.length, width]),
-      attention_mask: new ort.Tensor("int64", mask, [rows.length, width]),
-    });
-    const data = result["sentence_embedding"]!.data as Float32Array;
+    const data = await run({ ids, mask, rows: rows.length, width });
     rows.forEach((w, r) => {
       out[w] = data.slice(r * MINILM_DIMENSIONS, (r + 1) * MINILM_DIMENSIONS);
     });
@@ -158,6 +168,7 @@ export async function createMiniLMProvider(opts: MiniLMOptions = {}): Promise<Em
 
   let ort: Ort;
   let session: Session;
+  let graph: GraphSource;
   let pieces: WordPieces;
   let hash: string;
   try {
@@ -168,12 +179,12 @@ export async function createMiniLMProvider(opts: MiniLMOptions = {}): Promise<Em
     pieces = loadWordPieces(tokenizerJson.toString("utf8"));
     ort = await import("onnxruntime-node");
     const graphPath = join(opts.cache_dir ?? cacheDir(), "models", `all-MiniLM-L6-v2-${hash}-bert-g${BERT_GRAPH_VERSION}.onnx`);
-    session = await openSession(ort, weights, JSON.parse(configJson.toString("utf8")) as BertConfig, graphPath, {
+    ({ session, graph } = await openSession(ort, weights, JSON.parse(configJson.toString("utf8")) as BertConfig, graphPath, {
       intraOpNumThreads: threads,
       interOpNumThreads: 1,
       executionMode: "sequential",
       graphOptimizationLevel: "all",
-    });
+    }));
   } catch (err) {
     if (err instanceof GroundkitError) throw err;
     throw new GroundkitError(
@@ -184,12 +195,25 @@ export async function createMiniLMProvider(opts: MiniLMOptions = {}): Promise<Em
     );
   }
 
+  // Workers start on the first multi-window call: a provider that only embeds queries never starts one.
+  const pool = threads > 1 ? createSessionPool(threads, graph, OUTPUT, source) : undefined;
+  const onMainThread = async ({ ids, mask, rows, width }: PaddedBatch): Promise<Float32Array> => {
+    const result = await session.run({
+      input_ids: new ort.Tensor("int64", ids, [rows, width]),
+      attention_mask: new ort.Tensor("int64", mask, [rows, width]),
+    });
+    return result[OUTPUT]!.data as Float32Array;
+  };
+
   const embedRaw = async (texts: string[]): Promise<Float32Array[]> => {
     const perText = texts.map((t) => toWindows(pieces, t, MINILM_MAX_TOKENS, window, maxWindows));
+    const windows = perText.flat();
+    const run = pool !== undefined && windows.length > 1 ? (b: PaddedBatch) => pool.run(b) : onMainThread;
     let vectors: Float32Array[];
     try {
-      vectors = await runWindows(ort, session, perText.flat(), batchSize);
+      vectors = await runWindows(windows, batchSize, run);
     } catch (err) {
+      if (err instanceof GroundkitError) throw err;
       throw new GroundkitError(
         "EMBEDDING_FAILED",
         `${source} failed during inference: ${err instanceof Error ? err.message : String(err)}.`,
@@ -213,10 +237,14 @@ export async function createMiniLMProvider(opts: MiniLMOptions = {}): Promise<Em
     query_prefix: "",
     document_prefix: "",
     batchSize,
-    concurrency: 1,
+    // One batch per worker in flight; the main thread tokenizes the next meanwhile.
+    concurrency: pool === undefined ? 1 : threads,
     sortByLength: true,
     source,
     embedRaw,
-    close: () => session.release(),
+    close: async () => {
+      await pool?.close();
+      await session.release();
+    },
   });
 }
