@@ -10,6 +10,7 @@ export {
   openCollection,
   parseCitation,
   type ChunkView,
+  type CollectionAnswerOptions,
   type CollectionLocation,
   type CollectionStatus,
   type LockWaitOptions,
@@ -18,6 +19,10 @@ export {
   type SearchMode,
   type SearchOptions,
 } from "./collection.js";
+export type { AnswerReport, AnswerEvent, AnswerOptions, RedactionReport } from "./answer/answer.js";
+export type { GroundingReport, GroundingVerdict, QuoteReport, SentenceReport, PassageReport } from "./answer/grounding.js";
+export type { QuoteCheck, QuoteOccurrence } from "./answer/verify-quote.js";
+export { parseChatConfig, type ChatConfig } from "./answer/chat-config.js";
 export { SEARCH_MODES } from "./retrieve/search-pipeline.js";
 export { CitationSchema, type Citation, type SearchHit, type SourceClass, type Verdict, type Verification } from "./core/contracts.js";
 export { ERROR_CATALOGUE, GroundkitError, type ErrorCode } from "./core/errors.js";

@@ -51,16 +51,17 @@ export async function verifyCitation(citation: Citation, ctx: VerifyContext): Pr
   return (await checkCitation(citation, ctx)).verification;
 }
 
-/** As {@link verifyCitation}, also returning the source content that was read (when it could be). */
+/** As {@link verifyCitation}, also returning the source content that was read (when it could be) and where its pages start. */
 export async function checkCitation(
   citation: Citation,
   ctx: VerifyContext,
-): Promise<{ verification: Verification; content?: CodePointText }> {
+): Promise<{ verification: Verification; content?: CodePointText; pageStarts?: readonly number[] | undefined }> {
   try {
     assertIndexedSource(citation, ctx.indexed, ctx.collection);
     const source = await obtainContent(citation, ctx);
     const content = codePointsOf(source);
-    return { verification: compare(citation, { content, pageStarts: source.pageStarts }, ctx.originalText), content };
+    const verification = compare(citation, { content, pageStarts: source.pageStarts }, ctx.originalText);
+    return { verification, content, pageStarts: source.pageStarts };
   } catch (err) {
     if (err instanceof ResolutionError) return { verification: { verdict: err.verdict, detail: err.detail } };
     throw err;

@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { closeEmbeddingProviders } from "../embed/binding.js";
+import { answerCommand } from "./answer.js";
 import { collectionsCommand } from "./collections.js";
 import { evalCommand } from "./eval.js";
 import { ingestCommand } from "./ingest.js";
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   for (const cmd of [
     ingestCommand(),
     searchCommand(),
+    answerCommand(),
     showCommand(),
     verifyCommand(),
     statusCommand(),
