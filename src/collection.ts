@@ -41,7 +41,7 @@ import type { ScoredChunk, StoreStats, StoredChunk } from "./store/store.js";
 import { formatIssues } from "./core/validation.js";
 import { answerQuestion, type AnswerOptions, type AnswerReport, type AnswerSources } from "./answer/answer.js";
 import type { ChatConfig } from "./answer/chat-config.js";
-import { createChatProvider } from "./answer/chat-provider.js";
+import { createChatProvider } from "./answer/chat-registry.js";
 import { verifyQuoteInChunk, verifyQuoteInDocument, type QuoteCheck, type QuoteSources } from "./answer/verify-quote.js";
 
 export interface CollectionLocation {

@@ -123,6 +123,8 @@ describe("read routes", () => {
         "/v1/collections/{collection}/chunks/{chunk_id}",
         "/v1/search",
         "/v1/verify",
+        "/v1/verify-quote",
+        "/v1/answer",
       ].sort(),
     );
     const search = res.json.paths["/v1/search"].post;

@@ -1,12 +1,12 @@
 /**
  * The chat provider interface: messages in, the model's text out, with the
  * tokens handed to `onToken` as they stream. Concrete providers are
- * openai-chat.ts and ollama-chat.ts; {@link createChatProvider} picks one.
+ * openai-chat.ts and ollama-chat.ts; chat-registry.ts picks one.
  */
 import { GroundkitError } from "../core/errors.js";
 import type { Resolver } from "../net/ssrf-guard.js";
 import type { RetryPolicy, StreamingPostOptions } from "../net/http-retry.js";
-import { parseChatConfig, type ChatConfig } from "./chat-config.js";
+import type { ChatConfig } from "./chat-config.js";
 
 /** One chat message. */
 export interface ChatMessage {
@@ -44,29 +44,6 @@ export interface ChatTestHooks {
   resolver?: Resolver;
   retry?: RetryPolicy;
   env?: NodeJS.ProcessEnv;
-}
-
-/**
- * Create the provider a configuration describes.
- *
- * @throws GroundkitError INVALID_CONFIG for an invalid configuration or an unset api_key_env
- * @example
- *   const chat = await createChatProvider({ provider: "openai", base_url: "https://api.openai.com/v1",
- *     model: "gpt-4o-mini", api_key_env: "OPENAI_API_KEY" });
- *   const { text } = await chat.complete([{ role: "user", content: "Say hi." }]);
- */
-export async function createChatProvider(config: ChatConfig, hooks: ChatTestHooks = {}): Promise<ChatProvider> {
-  const c = parseChatConfig(config);
-  switch (c.provider) {
-    case "openai": {
-      const { createOpenAIChat } = await import("./openai-chat.js");
-      return createOpenAIChat(c, hooks);
-    }
-    case "ollama": {
-      const { createOllamaChat } = await import("./ollama-chat.js");
-      return createOllamaChat(c, hooks);
-    }
-  }
 }
 
 /** The model's reply was not what the wire format promises. */

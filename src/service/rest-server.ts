@@ -115,7 +115,7 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
     sendError(req, reply, new GroundkitError("ROUTE_NOT_FOUND", `No route ${req.method} ${req.url.split("?")[0]}.`)),
   );
 
-  for (const tool of tools) registerRoute(app, tool, ctx, token);
+  for (const tool of tools) registerRoute(app, tool, ctx, token, (req, err) => toErrorEnvelope(err, { requestId: req.id, scrubber, log }).body);
 
   const openapi = buildOpenApi(tools, SERVER_VERSION);
   app.get("/openapi.json", async (_req, reply) => reply.type(JSON_TYPE).send(openapi));
@@ -187,8 +187,42 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
   };
 }
 
+/** Turns a failure into the JSON error body every route answers with. */
+type ErrorBody = (req: FastifyRequest, err: unknown) => unknown;
+
+/** Whether the client asked for Server-Sent Events. */
+function wantsEvents(req: FastifyRequest): boolean {
+  return /\btext\/event-stream\b/i.test(req.headers.accept ?? "");
+}
+
+/**
+ * Run a streaming tool as Server-Sent Events: each emitted event as it
+ * happens, then `result` with the tool's output, or `error` with the usual
+ * error body (the status is already 200 once the stream has begun).
+ */
+async function streamTool(req: FastifyRequest, reply: FastifyReply, tool: ToolDefinition, input: unknown, ctx: ServiceContext, errorBody: ErrorBody): Promise<void> {
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, {
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+    "x-request-id": req.id,
+  });
+  const send = (event: string, data: unknown): void => {
+    if (!res.writableEnded) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  };
+  try {
+    send("result", await runTool(tool, input, ctx, send));
+  } catch (err) {
+    send("error", errorBody(req, err));
+  } finally {
+    res.end();
+  }
+}
+
 /** One registry entry as a route: input from the body (POST) or query string, plus path parameters. */
-function registerRoute(app: FastifyInstance, tool: ToolDefinition, ctx: ServiceContext, token: string | undefined): void {
+function registerRoute(app: FastifyInstance, tool: ToolDefinition, ctx: ServiceContext, token: string | undefined, errorBody: ErrorBody): void {
   const queryTypes = propertyTypes(tool);
   app.route({
     method: tool.rest.method,
@@ -202,6 +236,11 @@ function registerRoute(app: FastifyInstance, tool: ToolDefinition, ctx: ServiceC
         throw new GroundkitError("INVALID_ARGUMENT", "The request body must be a JSON object.");
       }
       const input = { ...(fromBody as Record<string, unknown> | undefined), ...(req.params as Record<string, string>) };
+      if (tool.streams && wantsEvents(req)) {
+        // Arguments are checked before the stream starts, so a bad request still gets its 4xx.
+        const parsed = tool.input.safeParse(input);
+        if (parsed.success) return streamTool(req, reply, tool, input, ctx, errorBody);
+      }
       const output = await runTool(tool, input, ctx);
       if (reply.sent) return reply;
       return reply.type(JSON_TYPE).send(output);
