@@ -42,6 +42,7 @@ import { formatIssues } from "./core/validation.js";
 import { answerQuestion, type AnswerOptions, type AnswerReport, type AnswerSources } from "./answer/answer.js";
 import type { ChatConfig } from "./answer/chat-config.js";
 import { createChatProvider } from "./answer/chat-registry.js";
+import { groundAnswer, type GroundingChecks, type GroundingReport } from "./answer/grounding.js";
 import { verifyQuoteInChunk, verifyQuoteInDocument, type QuoteCheck, type QuoteSources } from "./answer/verify-quote.js";
 
 export interface CollectionLocation {
@@ -493,15 +494,34 @@ export class Collection {
       throw new GroundkitError("CHAT_NOT_CONFIGURED", "No chat model is configured, so there is nothing to write an answer with.");
     }
     const chat = await createChatProvider(config);
-    const readCache = new Map<string, Promise<SourceText>>();
     const baseDir = opts.baseDir;
     const sources: AnswerSources = {
       collection: this.name,
       search: (query, o) => this.search(query, { ...o, baseDir }),
+      ...this.groundingChecks(baseDir),
+    };
+    return answerQuestion(question, chat, config, sources, opts);
+  }
+
+  /**
+   * Ground an answer written elsewhere against the passages it was written
+   * from (`hits[i]` is passage `[i + 1]`): the same report `answer` gives.
+   *
+   * @example
+   *   const hits = await col.search("how long are backups kept");
+   *   const report = await col.ground('Backups are kept "for 30 days" [1].', hits);
+   */
+  async ground(answer: string, hits: readonly SearchHit[], opts: { baseDir?: string | undefined } = {}): Promise<GroundingReport> {
+    return groundAnswer(answer, hits, this.groundingChecks(opts.baseDir));
+  }
+
+  /** Passage and quote checks that share one read per source. */
+  private groundingChecks(baseDir: string | undefined): GroundingChecks {
+    const readCache = new Map<string, Promise<SourceText>>();
+    return {
       checkPassage: (hit) => this.checkWithCache(hit.citation, hit.text, baseDir, readCache),
       verifyCitation: async (citation) => (await this.checkWithCache(citation, undefined, baseDir, readCache)).verification,
     };
-    return answerQuestion(question, chat, config, sources, opts);
   }
 
   /**

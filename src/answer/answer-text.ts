@@ -86,9 +86,10 @@ function sentenceEnds(answer: string, quotes: readonly AnswerQuote[]): number[] 
       j += rest[0].length;
     }
     if (j >= answer.length || /\s/.test(answer[j]!)) {
-      // A decimal or an abbreviation followed by a lower-case word is not a stop.
+      // An abbreviation ("e.g. this") is not a stop: a bare "." right after a letter, then a lower-case word.
+      // A stop after a citation or a closing quote always ends the sentence.
       const next = answer.slice(j).trimStart()[0];
-      if (ch === "." && next !== undefined && /[a-z]/.test(next)) continue;
+      if (ch === "." && j === i + 1 && i > 0 && /\p{L}/u.test(answer[i - 1]!) && next !== undefined && /[a-z]/.test(next)) continue;
       ends.push(j);
       i = j - 1;
     }
