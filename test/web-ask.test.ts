@@ -45,7 +45,7 @@ describe("web page Ask box", () => {
     page.on("pageerror", (e) => errors.push(e.message));
     await page.goto(server.url + "/");
     await page.fill("#ask-question", "how is a citation checked");
-    await page.click("#ask-form button[type=submit]");
+    await page.click("#ask-submit");
     await page.waitForSelector("#ask-passages li mark");
     expect(await page.textContent("#ask-answer")).toContain('A citation is checked by "re-reading the source"');
     expect(await page.textContent("#ask-passages li mark")).toBe("re-reading the source");
