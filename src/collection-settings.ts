@@ -6,17 +6,19 @@ import type { OpenCollectionOptions } from "./collection.js";
 import type { ConfigFile } from "./core/config.js";
 import { parseEmbeddingConfig } from "./embed/registry.js";
 import { parseRerankerConfig } from "./retrieve/rerank/registry.js";
+import { parseChatConfig } from "./answer/chat-config.js";
 
 /** Options that tune retrieval, as opposed to naming the collection. */
-export type CollectionSettings = Pick<OpenCollectionOptions, "embedding" | "reranker" | "retrieval" | "chunking" | "extraction">;
+export type CollectionSettings = Pick<OpenCollectionOptions, "embedding" | "reranker" | "retrieval" | "chunking" | "extraction" | "chat">;
 
-/** The embedding, reranker, retrieval, extraction and first-ingest chunking options a config file asks for. */
+/** The embedding, reranker, chat, retrieval, extraction and first-ingest chunking options a config file asks for. */
 export function collectionSettings(config: ConfigFile): CollectionSettings {
   const r = config.retrieval;
   const x = config.extraction;
   return {
     embedding: config.embedding === undefined ? undefined : parseEmbeddingConfig(config.embedding),
     reranker: config.rerank === undefined ? undefined : parseRerankerConfig(config.rerank),
+    chat: config.chat === undefined ? undefined : parseChatConfig(config.chat),
     retrieval: r
       ? {
           denseMinScore: r.dense_min_score,

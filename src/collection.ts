@@ -50,6 +50,11 @@ import { withWriterLock, WriterLock, type LockHolder } from "./store/sqlite/writ
 import type { ScoredChunk, StoreStats, StoredChunk, StoredDocument } from "./store/store.js";
 import { formatIssues } from "./core/validation.js";
 import { repairCollection, runHealthChecks, type DoctorCheck, type HealthParts, type RepairAction, type SampleOutcome } from "./collection-health.js";
+import { answerQuestion, type AnswerOptions, type AnswerReport, type AnswerSources } from "./answer/answer.js";
+import type { ChatConfig } from "./answer/chat-config.js";
+import { createChatProvider } from "./answer/chat-registry.js";
+import { groundAnswer, type GroundingChecks, type GroundingReport } from "./answer/grounding.js";
+import { verifyQuoteInChunk, verifyQuoteInDocument, type QuoteCheck, type QuoteSources } from "./answer/verify-quote.js";
 
 export interface CollectionLocation {
   /** Directory holding collection files (default `.groundkit`). */
@@ -75,6 +80,16 @@ export interface OpenCollectionOptions extends CollectionLocation {
   extraction?: Partial<ExtractionLimits> | undefined;
   /** Answer document embeddings from this cache and store new ones in it (eval reruns). */
   vectorCache?: VectorCache | undefined;
+  /** The chat model `answer` writes with (a config file's `chat` section). */
+  chat?: ChatConfig | undefined;
+}
+
+/** Options of {@link Collection.answer}. */
+export interface CollectionAnswerOptions extends AnswerOptions {
+  /** The chat model to use instead of the collection's configured one. */
+  chat?: ChatConfig | undefined;
+  /** Override the containment root used for verification. */
+  baseDir?: string | undefined;
 }
 
 export type { RetrievalSettings, SearchMode };
@@ -652,6 +667,100 @@ export class Collection {
       indexed: doc,
       baseDir: opts.baseDir ? resolve(opts.baseDir) : (doc?.base_dir ?? (doc && this.recordedBaseDirFor(doc.source))),
       originalText: opts.originalText ?? (stored?.text_hash === citation.text_hash ? stored.text : undefined),
+    });
+  }
+
+  /**
+   * Answer a question from this collection's passages with the configured chat
+   * model, and ground the answer: every sentence's citations, every quote
+   * found (or not) in a cited passage with a citation of its own, every cited
+   * passage re-verified, and a verdict. Nothing retrieved: no model call.
+   *
+   * @throws GroundkitError CHAT_NOT_CONFIGURED without a chat model; GENERATION_FAILED when it fails
+   */
+  async answer(question: string, opts: CollectionAnswerOptions = {}): Promise<AnswerReport> {
+    checkQuery(question);
+    const config = opts.chat ?? this.options.chat;
+    if (!config) {
+      throw new GroundkitError("CHAT_NOT_CONFIGURED", "No chat model is configured, so there is nothing to write an answer with.");
+    }
+    const chat = await createChatProvider(config);
+    const baseDir = opts.baseDir;
+    const sources: AnswerSources = {
+      collection: this.name,
+      search: (query, o) => this.search(query, { ...o, baseDir }),
+      ...this.groundingChecks(baseDir),
+    };
+    return answerQuestion(question, chat, config, sources, opts);
+  }
+
+  /**
+   * Ground an answer written elsewhere against the passages it was written
+   * from (`hits[i]` is passage `[i + 1]`): the same report `answer` gives.
+   *
+   * @example
+   *   const hits = await col.search("how long are backups kept");
+   *   const report = await col.ground('Backups are kept "for 30 days" [1].', hits);
+   */
+  async ground(answer: string, hits: readonly SearchHit[], opts: { baseDir?: string | undefined } = {}): Promise<GroundingReport> {
+    return groundAnswer(answer, hits, this.groundingChecks(opts.baseDir));
+  }
+
+  /** Passage and quote checks that share one read per source. */
+  private groundingChecks(baseDir: string | undefined): GroundingChecks {
+    const readCache = new Map<string, Promise<SourceText>>();
+    return {
+      checkPassage: (hit) => this.checkWithCache(hit.citation, hit.text, baseDir, readCache),
+      verifyCitation: async (citation) => (await this.checkWithCache(citation, undefined, baseDir, readCache)).verification,
+    };
+  }
+
+  /**
+   * Whether `quote` occurs verbatim (whitespace aside) in a chunk or in a
+   * document's current text, with the citation and verdict of every occurrence.
+   *
+   * @throws GroundkitError CHUNK_NOT_FOUND / DOCUMENT_NOT_FOUND, INVALID_ARGUMENT for an empty quote or neither id
+   */
+  async verifyQuote(
+    quote: string,
+    where: { chunkId?: string | undefined; documentId?: string | undefined },
+    opts: { baseDir?: string | undefined } = {},
+  ): Promise<QuoteCheck> {
+    const readCache = new Map<string, Promise<SourceText>>();
+    const sources: QuoteSources = {
+      chunk: (id) => {
+        const chunk = this.store.getChunk(id);
+        return chunk ? { text: chunk.text, citation: citationOf(chunk) } : undefined;
+      },
+      document: (id) => {
+        const doc = this.store.getDocument(id);
+        return doc ? { document_id: doc.document_id, source: doc.source, source_class: doc.source_class, extractor: doc.extractor } : undefined;
+      },
+      check: (citation, originalText) => this.checkWithCache(citation, originalText, opts.baseDir, readCache),
+      verify: async (citation) => (await this.checkWithCache(citation, undefined, opts.baseDir, readCache)).verification,
+    };
+    if ((where.chunkId === undefined) === (where.documentId === undefined)) {
+      throw new GroundkitError("INVALID_ARGUMENT", "Name exactly one of chunk_id and document_id to look for the quote in.");
+    }
+    return where.chunkId !== undefined
+      ? verifyQuoteInChunk(quote, where.chunkId, sources, this.name)
+      : verifyQuoteInDocument(quote, where.documentId!, sources, this.name);
+  }
+
+  /** Check a citation of this collection, sharing source reads through `readCache`. */
+  private checkWithCache(
+    citation: Citation,
+    originalText: string | undefined,
+    baseDir: string | undefined,
+    readCache: Map<string, Promise<SourceText>>,
+  ): ReturnType<typeof checkCitation> {
+    const doc = this.store.getDocument(citation.document_id);
+    return checkCitation(citation, {
+      ...this.readers(),
+      indexed: doc,
+      baseDir: baseDir ? resolve(baseDir) : (doc?.base_dir ?? (doc && this.recordedBaseDirFor(doc.source))),
+      originalText,
+      readCache,
     });
   }
 

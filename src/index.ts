@@ -16,6 +16,7 @@ export {
   type DocumentView,
   type IngestRoot,
   type RemoveSummary,
+  type CollectionAnswerOptions,
   type CollectionLocation,
   type CollectionStatus,
   type LockWaitOptions,
@@ -35,6 +36,10 @@ export {
   type SampleOutcome,
 } from "./collection-doctor.js";
 export { searchAcross, type CollectionHit } from "./search-across.js";
+export type { AnswerReport, AnswerEvent, AnswerOptions, RedactionReport } from "./answer/answer.js";
+export type { GroundingReport, GroundingVerdict, QuoteReport, SentenceReport, PassageReport } from "./answer/grounding.js";
+export type { QuoteCheck, QuoteOccurrence } from "./answer/verify-quote.js";
+export { parseChatConfig, type ChatConfig } from "./answer/chat-config.js";
 export { SEARCH_MODES } from "./retrieve/search-pipeline.js";
 export { CitationSchema, type Citation, type MatchedPassage, type SearchHit, type SourceClass, type Verdict, type Verification } from "./core/contracts.js";
 export type { NoResults } from "./retrieve/no-results.js";

@@ -125,6 +125,8 @@ describe("read routes", () => {
         "/v1/collections/{collection}/documents",
         "/v1/search",
         "/v1/verify",
+        "/v1/verify-quote",
+        "/v1/answer",
       ].sort(),
     );
     const search = res.json.paths["/v1/search"].post;

@@ -52,11 +52,11 @@ export async function verifyCitation(citation: Citation, ctx: VerifyContext): Pr
   return (await checkCitation(citation, ctx)).verification;
 }
 
-/** As {@link verifyCitation}, also returning the source content that was read (when it could be). */
+/** As {@link verifyCitation}, also returning the source content that was read (when it could be) and where its pages start. */
 export async function checkCitation(
   citation: Citation,
   ctx: VerifyContext,
-): Promise<{ verification: Verification; content?: CodePointText }> {
+): Promise<{ verification: Verification; content?: CodePointText; pageStarts?: readonly number[] | undefined }> {
   const attributes = { [ATTR.collection]: ctx.collection, [ATTR.sourceClass]: citation.source_class };
   return withSpan("groundkit.verify", attributes, async (span) => {
     const checked = await checkUntraced(citation, ctx);
@@ -65,12 +65,16 @@ export async function checkCitation(
   });
 }
 
-async function checkUntraced(citation: Citation, ctx: VerifyContext): Promise<{ verification: Verification; content?: CodePointText }> {
+async function checkUntraced(
+  citation: Citation,
+  ctx: VerifyContext,
+): Promise<{ verification: Verification; content?: CodePointText; pageStarts?: readonly number[] | undefined }> {
   try {
     assertIndexedSource(citation, ctx.indexed, ctx.collection);
     const source = await obtainContent(citation, ctx);
     const content = codePointsOf(source);
-    return { verification: compare(citation, { content, pageStarts: source.pageStarts }, ctx.originalText), content };
+    const verification = compare(citation, { content, pageStarts: source.pageStarts }, ctx.originalText);
+    return { verification, content, pageStarts: source.pageStarts };
   } catch (err) {
     if (err instanceof ResolutionError) return { verification: { verdict: err.verdict, detail: err.detail } };
     throw err;

@@ -5,7 +5,10 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Command } from "commander";
+import { Command, Option } from "commander";
+import { CHAT_PROVIDERS } from "../answer/chat-config.js";
+import { evaluateAnswers, renderAnswerEvalText } from "../eval/answer-eval.js";
+import { chatConfigFrom } from "./answer.js";
 import { DEFAULTS } from "../core/config.js";
 import { GroundkitError } from "../core/errors.js";
 import { evaluateBeir, evaluateGolden, type EvalSettings, type HarnessOptions } from "../eval/harness.js";
@@ -33,6 +36,12 @@ interface EvalFlags extends CommonFlags {
   dense?: boolean;
   rerank?: boolean;
   embeddingCache?: boolean;
+  answer?: boolean;
+  provider?: "openai" | "ollama";
+  model?: string;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  allowPrivateNetwork?: boolean;
 }
 
 const SWEEPABLE: Record<string, keyof EvalSettings> = { "chunk-size": "chunkSize", "chunk-overlap": "chunkOverlap" };
@@ -73,7 +82,13 @@ export function evalCommand(): Command {
     .option("--output <file>", "also write the JSON report here")
     .option("--results-dir <dir>", "where JSON + HTML reports are written", "evals/results")
     .option("--no-embedding-cache", "embed every chunk again instead of reusing vectors cached by earlier runs")
-    .option("--no-progress", "never show the progress line");
+    .option("--no-progress", "never show the progress line")
+    .option("--answer", "evaluate answers instead: grounding rate, quote validity, citation precision, abstention (needs a chat model)")
+    .addOption(new Option("--provider <name>", "chat provider for --answer (default: the config's chat section)").choices([...CHAT_PROVIDERS]))
+    .option("--model <name>", "chat model for --answer")
+    .option("--base-url <url>", "chat API root for --answer")
+    .option("--api-key-env <NAME>", "environment variable holding the chat API key (openai)")
+    .option("--allow-private-network", "allow a chat endpoint on a loopback or private address");
   withCommonOptions(cmd).action(
     action(async (flags: EvalFlags) => {
       const loc = resolveLocation(flags);
@@ -83,6 +98,29 @@ export function evalCommand(): Command {
         chunkOverlap: flags.chunkOverlap ?? config.chunk_overlap ?? DEFAULTS.chunkOverlap,
       };
       const progress = createProgress(flags.progress !== false);
+      if (flags.answer) {
+        if (flags.beir || flags.sweep || flags.compare) throw new GroundkitError("USAGE", "--answer runs on a quote-anchored judgment set; it does not combine with --beir, --sweep or --compare.");
+        const chat = chatConfigFrom(config, flags);
+        if (!chat) throw new GroundkitError("CHAT_NOT_CONFIGURED", "--answer needs a chat model to evaluate.");
+        try {
+          const report = await evaluateAnswers(flags.corpusDir, flags.judgments, {
+            chat,
+            settings: collectionSettings(config),
+            chunkSize: settings.chunkSize,
+            chunkOverlap: settings.chunkOverlap,
+            onProgress: (done, total) => progress.update(renderProgressBar("answering", done, total)),
+          });
+          progress.done();
+          const { json } = writeResults(flags, "answer", report);
+          if (flags.json) printJson(report);
+          else println(`${renderAnswerEvalText(report)}
+
+report: ${json}`);
+        } finally {
+          progress.done();
+        }
+        return;
+      }
       const embedRate = createRate("chunks");
       const harness = (s: EvalSettings): HarnessOptions => ({
         settings: s,

@@ -12,6 +12,12 @@ export function displaySource(source: string): string {
   return rel && !rel.startsWith("..") ? rel : source;
 }
 
+/** Text on one line, shortened to `max` code points with an ellipsis. */
+export function snippet(text: string, max = 240): string {
+  const flat = Array.from(text.replace(/\s+/g, " ").trim());
+  return flat.length > max ? flat.slice(0, max - 1).join("") + "…" : flat.join("");
+}
+
 /** `path:12-30` or `path p.3` — where a citation points. */
 export function locator(c: Citation): string {
   const page =

@@ -5,6 +5,7 @@ import { Command, CommanderError } from "commander";
 import { toGroundkitError } from "../core/errors.js";
 import { closeEmbeddingProviders } from "../embed/binding.js";
 import { startTracingFromEnv, type TracingHandle } from "../obs/tracing-setup.js";
+import { answerCommand } from "./answer.js";
 import { collectionsCommand } from "./collections.js";
 import { doctorCommand } from "./doctor.js";
 import { evalCommand } from "./eval.js";
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   for (const cmd of [
     ingestCommand(),
     searchCommand(),
+    answerCommand(),
     showCommand(),
     getCommand(),
     lsCommand(),

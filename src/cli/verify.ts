@@ -9,7 +9,7 @@ import { locator } from "./format.js";
 
 export function verifyCommand(): Command {
   const cmd = new Command("verify")
-    .description("verify a citation JSON (a citation, a search hit, or a search --json output) against its source")
+    .description("verify a citation JSON (a citation, a search hit, a search --json or an answer --json output) against its source")
     .argument("<file>", "a JSON file, or - for stdin")
     .option("--base-dir <dir>", "containment root (default: the base dir recorded at ingest)");
   withCommonOptions(cmd).action(
@@ -63,5 +63,12 @@ function readCitations(file: string): unknown[] {
   if (Array.isArray(value)) return value;
   const results = (value as { results?: unknown } | null)?.results;
   if (Array.isArray(results)) return results;
+  // An `answer --json` output: the citations of the quotes that were found, with their text.
+  const quotes = (value as { grounding?: { quotes?: unknown } } | null)?.grounding?.quotes;
+  if (Array.isArray(quotes)) {
+    const cited = quotes.filter((q: { citation?: unknown }) => q.citation != null) as Array<{ citation: unknown; text: unknown }>;
+    if (cited.length === 0) throw new GroundkitError("INVALID_CITATION", "The answer has no quote citations to verify.");
+    return cited.map((q) => ({ citation: q.citation }));
+  }
   return [value];
 }

@@ -29,6 +29,8 @@ const ConfigFileSchema = z
     exclude: z.array(z.string()).optional(),
     /** Embedding provider config (validated by the embed layer). */
     embedding: z.unknown().optional(),
+    /** Chat model for `grk answer` (validated by the answer layer). */
+    chat: z.unknown().optional(),
     /** Cross-encoder config (validated by the rerank layer). */
     rerank: z.unknown().optional(),
     /** Budgets for extracting one PDF or HTML file (extract/limits.ts). */

@@ -173,6 +173,16 @@ export const ERROR_CATALOGUE = {
     hint: "Check that the reranker named in the message is running, reachable and configured as documented.",
     toolHint: "Retry with rerank=false, or later once the server's reranker is reachable.",
   },
+
+  // answers (chat providers)
+  GENERATION_FAILED: {
+    http: 502,
+    hint: "Check that the chat provider named in the message is running, reachable and configured as documented (docs/answers.md).",
+  },
+  CHAT_NOT_CONFIGURED: {
+    http: 400,
+    hint: "Add a `chat` section to groundkit.config.json or pass --provider, --model and --base-url (docs/answers.md).",
+  },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -23,6 +23,12 @@ export interface GuardedFetchOptions {
   method?: "GET" | "POST";
   headers?: Record<string, string>;
   body?: string;
+  /**
+   * Called with each body chunk of a 2xx response as it arrives (the body is
+   * still capped and returned whole): lets a streaming API's tokens be shown
+   * before the response ends.
+   */
+  onBodyChunk?: (chunk: Uint8Array) => void;
 }
 
 /** A fetched response. */
@@ -235,6 +241,7 @@ export async function guardedFetch(rawUrl: string, opts: GuardedFetchOptions = {
           throw tooLarge();
         }
         chunks.push(buf);
+        opts.onBodyChunk?.(buf);
       }
     } catch (err) {
       if (err instanceof GroundkitError) throw err;

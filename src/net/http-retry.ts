@@ -1,5 +1,5 @@
 /**
- * Calling a JSON HTTP API (an embedding server, a reranker) through the SSRF
+ * Calling a JSON HTTP API (an embedding server, a reranker, a chat model) through the SSRF
  * guard with bounded retries: exponential backoff with jitter on 429, 5xx,
  * connection errors and timeouts; a server's Retry-After is honoured up to a
  * cap; every attempt has its own deadline.
@@ -136,7 +136,7 @@ export interface JsonPostOptions {
   /** Who is called, for messages: "Ollama", "OpenAI-compatible embeddings", "TEI rerank". */
   service: string;
   /** Error code for a failure that is not an SSRF refusal. */
-  failureCode: Extract<ErrorCode, "EMBEDDING_FAILED" | "RERANK_FAILED">;
+  failureCode: Extract<ErrorCode, "EMBEDDING_FAILED" | "RERANK_FAILED" | "GENERATION_FAILED">;
   /** Name of the config key that permits private addresses, for the SSRF message. */
   privateNetworkSetting?: string;
   allowPrivateNetwork?: boolean;
@@ -167,37 +167,68 @@ function describeFailure(err: unknown): string {
   return "unexpected error";
 }
 
+/** Options of {@link postWithRetry}: a JSON POST whose answer may be a stream. */
+export interface StreamingPostOptions extends JsonPostOptions {
+  /** Accept header. Default application/json. */
+  accept?: string;
+  /**
+   * Body chunks as they arrive. Once one has been delivered a failure is final,
+   * never retried: the caller has already shown part of the answer.
+   */
+  onBodyChunk?: (chunk: Uint8Array) => void;
+}
+
+/** A failure after part of a streamed body was delivered: not retried. */
+class StreamBroken extends Error {
+  constructor(readonly original: unknown) {
+    super("the response broke off after it began streaming", { cause: original });
+  }
+}
+
 /**
  * POST `body` as JSON to `url` through guardedFetch, retrying per `opts.retry`,
- * and return the parsed JSON response.
+ * and return the response body as text (a JSON document, or an SSE / NDJSON
+ * stream whose chunks went to `opts.onBodyChunk` as they arrived).
  *
  * @throws GroundkitError SSRF_BLOCKED (private endpoint without permission), or
  *   `opts.failureCode` with the redacted URL, the last status and the attempts made
- * @example
- *   const json = await postJsonWithRetry("http://127.0.0.1:11434/api/embed", { model, input },
- *     { service: "Ollama", failureCode: "EMBEDDING_FAILED", allowPrivateNetwork: true });
  */
-export async function postJsonWithRetry(url: string, body: unknown, opts: JsonPostOptions): Promise<unknown> {
+export async function postWithRetry(url: string, body: unknown, opts: StreamingPostOptions): Promise<{ text: string; contentType: string }> {
   const safeUrl = redactUrl(url);
   const payload = JSON.stringify(body);
+  let delivered = false;
+  const onBodyChunk = opts.onBodyChunk;
   let response: Awaited<ReturnType<typeof guardedFetch>>;
   try {
-    response = await withRetry(
-      () =>
-        guardedFetch(url, {
+    response = await withRetry(async () => {
+      try {
+        return await guardedFetch(url, {
           method: "POST",
-          headers: { ...opts.headers, "content-type": "application/json", accept: "application/json" },
+          headers: { ...opts.headers, "content-type": "application/json", accept: opts.accept ?? "application/json" },
           body: payload,
           allowPrivateNetwork: opts.allowPrivateNetwork ?? false,
           timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
           maxBytes: opts.maxBytes ?? DEFAULT_MAX_BYTES,
           ...(opts.resolver !== undefined ? { resolver: opts.resolver } : {}),
-        }),
-      opts.retry,
-    );
+          ...(onBodyChunk !== undefined
+            ? {
+                onBodyChunk: (chunk: Uint8Array) => {
+                  delivered = true;
+                  onBodyChunk(chunk);
+                },
+              }
+            : {}),
+        });
+      } catch (err) {
+        throw delivered && !(err instanceof GroundkitError && !isRetryable(err)) ? new StreamBroken(err) : err;
+      }
+    }, opts.retry);
   } catch (err) {
     if (!(err instanceof RetriesExhausted)) throw err;
-    const last = err.last;
+    const broken = err.last instanceof StreamBroken;
+    const last = err.last instanceof StreamBroken ? err.last.original : err.last;
+    // The caller's own verdict on a streamed chunk (onBodyChunk threw) stands as it is.
+    if (last instanceof GroundkitError && last.code === opts.failureCode) throw last;
     if (last instanceof GroundkitError && last.code === "SSRF_BLOCKED") {
       const setting = opts.privateNetworkSetting ?? "allow_private_network: true";
       throw new GroundkitError(
@@ -215,15 +246,30 @@ export async function postJsonWithRetry(url: string, body: unknown, opts: JsonPo
     const attempts = `${err.attempts} attempt${err.attempts === 1 ? "" : "s"}`;
     throw new GroundkitError(
       opts.failureCode,
-      `${opts.service} request to ${safeUrl} failed after ${attempts}: ${why}.`,
+      `${opts.service} request to ${safeUrl} failed after ${attempts}${broken ? " (the response broke off mid-stream)" : ""}: ${why}.`,
       { url: safeUrl, attempts: err.attempts, ...(status !== undefined ? { status } : {}) },
       { cause: last },
     );
   }
-  const text = Buffer.from(response.body).toString("utf8");
+  return { text: Buffer.from(response.body).toString("utf8"), contentType: response.contentType };
+}
+
+/**
+ * POST `body` as JSON to `url` through guardedFetch, retrying per `opts.retry`,
+ * and return the parsed JSON response.
+ *
+ * @throws GroundkitError SSRF_BLOCKED (private endpoint without permission), or
+ *   `opts.failureCode` with the redacted URL, the last status and the attempts made
+ * @example
+ *   const json = await postJsonWithRetry("http://127.0.0.1:11434/api/embed", { model, input },
+ *     { service: "Ollama", failureCode: "EMBEDDING_FAILED", allowPrivateNetwork: true });
+ */
+export async function postJsonWithRetry(url: string, body: unknown, opts: JsonPostOptions): Promise<unknown> {
+  const response = await postWithRetry(url, body, opts);
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(response.text) as unknown;
   } catch {
+    const safeUrl = redactUrl(url);
     throw new GroundkitError(opts.failureCode, `${opts.service} at ${safeUrl} answered with a body that is not JSON.`, {
       url: safeUrl,
       contentType: response.contentType,

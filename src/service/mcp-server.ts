@@ -29,10 +29,12 @@ export const SERVER_INSTRUCTIONS = [
   "Each hit has a `chunk_id` and a `citation` (source, code-point offsets, lines, page, text hash).",
   "Before quoting a passage, call `fetch_chunk` with its `chunk_id`: it re-reads the source and returns",
   "`verdict` verified / drifted / unresolvable with a `detail`; the text is returned only when verified.",
-  "Quote only verified text and cite its source and lines. `verify_citation` re-checks a citation you kept;",
+  "Quote only verified text and cite its source and lines. Before you rely on a quote in your answer, call",
+  "`verify_quote` with the exact words and the `chunk_id` (or `document_id`): it says whether they occur verbatim",
+  "and returns the citation of each occurrence. `verify_citation` re-checks a citation you kept;",
+  "`list_collections` and `index_status` describe what is indexed.",
   "For a smaller answer pass `format: \"compact\"` to `search` (passage, citation and score per hit, with",
   "`max_chars` per passage and `max_total_chars` overall); `min_score` drops weak hits, and `no_results` says why none matched.",
-  "`list_collections` and `index_status` describe what is indexed.",
 ].join(" ");
 
 export interface McpServerOptions {
@@ -64,7 +66,7 @@ export function createMcpServer(ctx: ServiceContext, opts: McpServerOptions): Mc
     { name: "groundkit", title: "groundkit", version: SERVER_VERSION },
     { instructions: SERVER_INSTRUCTIONS },
   );
-  for (const tool of toolsFor({ mutating: opts.mutating })) registerTool(server, tool, ctx, opts);
+  for (const tool of toolsFor({ mutating: opts.mutating, surface: "mcp" })) registerTool(server, tool, ctx, opts);
   return server;
 }
 

@@ -15,7 +15,7 @@ import { allowedHostValues, bearerMatches, installGuards, requestIdFor } from ".
 import { createMcpServer, SERVER_VERSION } from "./mcp-server.js";
 import { buildOpenApi, jsonSchemaOf } from "./openapi.js";
 import type { ServiceContext } from "./service-context.js";
-import { callTool } from "./tool-telemetry.js";
+import { callTool, type ToolCallScope } from "./tool-telemetry.js";
 import { toolsFor, type ToolDefinition } from "./tool-registry.js";
 
 /** Configuration of {@link startRestServer}. */
@@ -154,7 +154,8 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
   );
 
   const observe = { metrics, noteOf };
-  for (const tool of tools) registerRoute(app, tool, ctx, token, observe);
+  const errorBody: ErrorBody = (req, err) => toErrorEnvelope(err, { requestId: req.id, scrubber, log }).body;
+  for (const tool of tools) registerRoute(app, tool, ctx, token, observe, errorBody);
 
   // Behind the bearer token when one is set: counts by tool and error code describe how the server is used.
   app.get("/metrics", async (req, reply) => {
@@ -249,13 +250,62 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
   };
 }
 
+/** Turns a failure into the JSON error body every route answers with. */
+type ErrorBody = (req: FastifyRequest, err: unknown) => unknown;
+
+/** Whether the client asked for Server-Sent Events. */
+function wantsEvents(req: FastifyRequest): boolean {
+  return /\btext\/event-stream\b/i.test(req.headers.accept ?? "");
+}
+
+/**
+ * Run a streaming tool as Server-Sent Events: each emitted event as it
+ * happens, then `result` with the tool's output, or `error` with the usual
+ * error body (the status is already 200 once the stream has begun).
+ */
+async function streamTool(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  tool: ToolDefinition,
+  input: unknown,
+  ctx: ServiceContext,
+  scope: ToolCallScope,
+  errorBody: ErrorBody,
+): Promise<void> {
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, {
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+    "x-request-id": req.id,
+  });
+  const send = (event: string, data: unknown): void => {
+    if (!res.writableEnded) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  };
+  try {
+    send("result", await callTool(tool, input, ctx, { ...scope, emit: send }));
+  } catch (err) {
+    send("error", errorBody(req, err));
+  } finally {
+    res.end();
+  }
+}
+
 /** One registry entry as a route: input from the body (POST) or query string, plus path parameters. */
+/** What a route records about its request: the metrics, and the access log's note. */
+interface RouteObservers {
+  metrics: ServerMetrics;
+  noteOf: (req: FastifyRequest) => RequestNote;
+}
+
 function registerRoute(
   app: FastifyInstance,
   tool: ToolDefinition,
   ctx: ServiceContext,
   token: string | undefined,
-  observe: { metrics: ServerMetrics; noteOf: (req: FastifyRequest) => RequestNote },
+  observe: RouteObservers,
+  errorBody: ErrorBody,
 ): void {
   const queryTypes = propertyTypes(tool);
   app.route({
@@ -272,13 +322,19 @@ function registerRoute(
         throw new GroundkitError("INVALID_ARGUMENT", "The request body must be a JSON object.");
       }
       const input = { ...(fromBody as Record<string, unknown> | undefined), ...(req.params as Record<string, string>) };
-      const output = await callTool(tool, input, ctx, {
+      const scope: ToolCallScope = {
         transport: "rest",
         requestId: req.id,
         metrics: observe.metrics,
         headers: req.headers,
         onTrace: (traceId) => (note.traceId = traceId),
-      });
+      };
+      if (tool.streams && wantsEvents(req)) {
+        // Arguments are checked before the stream starts, so a bad request still gets its 4xx.
+        const parsed = tool.input.safeParse(input);
+        if (parsed.success) return streamTool(req, reply, tool, input, ctx, scope, errorBody);
+      }
+      const output = await callTool(tool, input, ctx, scope);
       if (reply.sent) return reply;
       return reply.type(JSON_TYPE).send(output);
     },

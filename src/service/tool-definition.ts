@@ -22,6 +22,9 @@ export type Declared<T> = T extends readonly (infer U)[]
     ? { [K in keyof T as string extends K ? never : K]: Declared<T[K]> }
     : T;
 
+/** Progress a streaming tool reports while it works (REST renders each call as one SSE event). */
+export type ToolEmitter = (event: string, data: unknown) => void;
+
 /** One tool, declared once for every surface. */
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   /** Wire name (snake_case, stable: clients and stored configs call tools by it). */
@@ -39,7 +42,15 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   invalidInputCodes?: Partial<Record<string, ErrorCode>>;
   /** Ingest-like work that may run longer than a query. */
   longRunning?: boolean;
-  handler(input: z.output<I>, ctx: ServiceContext): Promise<Declared<z.input<O>>>;
+  /**
+   * Where the tool is offered (default both). `rest` keeps it off MCP: an
+   * answer written by our chat model is for people and scripts; agents write
+   * their own and check them with verify_quote.
+   */
+  surfaces?: "both" | "rest";
+  /** The REST route may answer `Accept: text/event-stream` with the events `handler` emits, then the result. */
+  streams?: boolean;
+  handler(input: z.output<I>, ctx: ServiceContext, emit?: ToolEmitter): Promise<Declared<z.input<O>>>;
   /** The MCP text content for an output (default: the output as JSON). */
   renderText?: (output: Record<string, unknown>) => string;
 }

@@ -8,7 +8,7 @@ import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { GroundkitError } from "../core/errors.js";
 import type { ServiceContext } from "./service-context.js";
-import type { ToolDefinition } from "./tool-definition.js";
+import type { ToolDefinition, ToolEmitter } from "./tool-definition.js";
 import { deleteDocumentTool } from "./tools/delete-document.js";
 import { fetchChunkTool } from "./tools/fetch-chunk.js";
 import { getDocumentTool } from "./tools/get-document.js";
@@ -18,6 +18,8 @@ import { ingestTool } from "./tools/ingest.js";
 import { listCollectionsTool } from "./tools/list-collections.js";
 import { searchTool } from "./tools/search.js";
 import { verifyCitationTool } from "./tools/verify-citation.js";
+import { verifyQuoteTool } from "./tools/verify-quote.js";
+import { answerTool } from "./tools/answer.js";
 import { formatIssues } from "../core/validation.js";
 
 export type { RestBinding, ToolDefinition } from "./tool-definition.js";
@@ -29,15 +31,20 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   getDocumentTool,
   listDocumentsTool,
   verifyCitationTool,
+  verifyQuoteTool,
+  answerTool,
   listCollectionsTool,
   indexStatusTool,
   ingestTool,
   deleteDocumentTool,
 ];
 
-/** The tools a surface offers: mutating ones only when a shared secret is configured. */
-export function toolsFor(opts: { mutating: boolean }): ToolDefinition[] {
-  return ALL_TOOLS.filter((t) => t.kind === "read" || opts.mutating);
+/**
+ * The tools a surface offers: mutating ones only when a shared secret is
+ * configured; REST-only ones (answer) not on MCP.
+ */
+export function toolsFor(opts: { mutating: boolean; surface?: "mcp" | "rest" }): ToolDefinition[] {
+  return ALL_TOOLS.filter((t) => (t.kind === "read" || opts.mutating) && (opts.surface !== "mcp" || (t.surfaces ?? "both") === "both"));
 }
 
 /** MCP annotations derived from the declaration. */
@@ -57,10 +64,10 @@ export function annotationsOf(tool: ToolDefinition): ToolAnnotations {
  *
  * @throws GroundkitError for invalid input (400 / 422) and anything the library raises.
  */
-export async function runTool(tool: ToolDefinition, raw: unknown, ctx: ServiceContext): Promise<Record<string, unknown>> {
+export async function runTool(tool: ToolDefinition, raw: unknown, ctx: ServiceContext, emit?: ToolEmitter): Promise<Record<string, unknown>> {
   const parsed = tool.input.safeParse(raw ?? {});
   if (!parsed.success) throw invalidInput(tool, parsed.error);
-  return (await tool.handler(parsed.data, ctx)) as Record<string, unknown>;
+  return (await tool.handler(parsed.data, ctx, emit)) as Record<string, unknown>;
 }
 
 function invalidInput(tool: ToolDefinition, error: z.ZodError): GroundkitError {

@@ -8,6 +8,7 @@ import type { IngestCounts, ServerMetrics, Transport } from "../obs/server-metri
 import { ATTR, contextFromHeaders, withSpan } from "../obs/tracing.js";
 import type { ServiceContext } from "./service-context.js";
 import { runTool, type ToolDefinition } from "./tool-registry.js";
+import type { ToolEmitter } from "./tool-definition.js";
 
 /** Where a call came from and what observes it. */
 export interface ToolCallScope {
@@ -19,6 +20,8 @@ export interface ToolCallScope {
   headers?: Record<string, string | string[] | undefined> | undefined;
   /** Told the trace id once the call's span exists (a recording one only), for the access log. */
   onTrace?: ((traceId: string) => void) | undefined;
+  /** A streaming tool's events go here as they happen (REST `text/event-stream`). */
+  emit?: ToolEmitter | undefined;
 }
 
 /**
@@ -34,7 +37,7 @@ export async function callTool(tool: ToolDefinition, raw: unknown, ctx: ServiceC
     if (span.isRecording()) scope.onTrace?.(span.spanContext().traceId);
     const started = performance.now();
     try {
-      const output = await runTool(tool, raw, ctx);
+      const output = await runTool(tool, raw, ctx, scope.emit);
       scope.metrics?.toolCall(tool.name, scope.transport, "ok", (performance.now() - started) / 1000);
       if (scope.metrics) countOutput(scope.metrics, tool.name, output);
       return output;
