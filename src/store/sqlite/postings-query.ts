@@ -10,6 +10,7 @@
  * k-th score (bounds are inflated by a relative 1e-9 against rounding), so the
  * result is the exact top k; equal scores are ordered by rowid ascending.
  */
+import type { Bm25Params } from "../bm25.js";
 import { BLOCK_SIZE } from "./postings-codec.js";
 
 /** End-of-list sentinel (larger than any local document number). */
@@ -17,14 +18,6 @@ export const END = 0x7fffffff;
 
 /** Relative inflation of upper bounds: summation order may differ by a few ulps. */
 const BOUND_SLACK = 1 + 1e-9;
-
-/** BM25 parameters resolved for one query. */
-export interface Bm25Params {
-  k1: number;
-  /** Document-length normalisation: k1 * (1 - b + b * dl / avgdl) = normA + normB * dl. */
-  normA: number;
-  normB: number;
-}
 
 /** The k best (score, rowid) pairs seen so far; worst at the root. */
 export class TopK {
