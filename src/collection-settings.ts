@@ -8,13 +8,14 @@ import { parseEmbeddingConfig } from "./embed/registry.js";
 import { parseRerankerConfig } from "./retrieve/rerank/registry.js";
 
 /** Options that tune retrieval, as opposed to naming the collection. */
-export type CollectionSettings = Pick<OpenCollectionOptions, "embedding" | "reranker" | "retrieval" | "chunking" | "extraction">;
+export type CollectionSettings = Pick<OpenCollectionOptions, "embedding" | "reranker" | "retrieval" | "chunking" | "extraction" | "store">;
 
-/** The embedding, reranker, retrieval, extraction and first-ingest chunking options a config file asks for. */
+/** The store, embedding, reranker, retrieval, extraction and first-ingest chunking options a config file asks for. */
 export function collectionSettings(config: ConfigFile): CollectionSettings {
   const r = config.retrieval;
   const x = config.extraction;
   return {
+    store: config.store,
     embedding: config.embedding === undefined ? undefined : parseEmbeddingConfig(config.embedding),
     reranker: config.rerank === undefined ? undefined : parseRerankerConfig(config.rerank),
     retrieval: r

@@ -12,7 +12,7 @@
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { checkCollectionName } from "./core/collection-name.js";
-import { DEFAULTS } from "./core/config.js";
+import { DEFAULTS, type StoreConfig } from "./core/config.js";
 import { CitationSchema, type Citation, type SearchHit, type Verification } from "./core/contracts.js";
 import { GroundkitError } from "./core/errors.js";
 import { citationOf } from "./cite/citation.js";
@@ -36,15 +36,18 @@ import type { Reranker } from "./retrieve/rerank/reranker.js";
 import { checkQuery, checkTopK } from "./retrieve/query.js";
 import { rankChunks, type RetrievalSettings, type SearchMode } from "./retrieve/search-pipeline.js";
 import { SqliteStore } from "./store/sqlite/sqlite-store.js";
+import { PostgresStore } from "./store/postgres/postgres-store.js";
 import { withWriterLock, WriterLock, type LockHolder } from "./store/sqlite/writer-lock.js";
 import type { ScoredChunk, StoreStats, StoredChunk } from "./store/store.js";
 import { formatIssues } from "./core/validation.js";
 
 export interface CollectionLocation {
-  /** Directory holding collection files (default `.groundkit`). */
+  /** Directory holding collection files (default `.groundkit`); with a PostgreSQL store, its snapshots. */
   indexDir?: string | undefined;
   /** Collection name (default `default`). */
   collection?: string | undefined;
+  /** Where the collection's index lives (default: a SQLite file in the index dir). */
+  store?: StoreConfig | undefined;
 }
 
 export interface OpenCollectionOptions extends CollectionLocation {
@@ -144,6 +147,13 @@ export function openCollection(opts: OpenCollectionOptions = {}): Collection {
   const { indexDir, name, file } = locate(opts);
   // Refuse bad limits up front, not once per file.
   resolveExtractionLimits(opts.extraction);
+  if (opts.store?.kind === "postgres") {
+    // The index is in PostgreSQL; the index dir keeps only URL snapshots (docs/postgres.md).
+    if (opts.create) ensureIndexDir(indexDir);
+    else checkIndexDirIfPresent(indexDir);
+    const store = PostgresStore.open(opts.store, name, { create: opts.create ?? false });
+    return new Collection(name, indexDir, store.location, store, opts);
+  }
   if (opts.create) ensureIndexDir(indexDir);
   else {
     checkIndexDirIfPresent(indexDir);
@@ -174,8 +184,9 @@ function safeIsFile(path: string): boolean {
   }
 }
 
-/** Names of the collections in an index directory. */
-export function listCollections(indexDir: string = DEFAULTS.indexDir): string[] {
+/** Names of the collections in an index directory, or in the PostgreSQL server `store` names. */
+export function listCollections(indexDir: string = DEFAULTS.indexDir, store?: StoreConfig): string[] {
+  if (store?.kind === "postgres") return PostgresStore.list(store);
   let names: string[];
   try {
     names = readdirSync(resolve(indexDir));
@@ -188,6 +199,21 @@ export function listCollections(indexDir: string = DEFAULTS.indexDir): string[] 
     .sort();
 }
 
+/** Whether the store behind the collections answers: always for SQLite files; a bounded ping for PostgreSQL. */
+export interface StoreProbe {
+  check(): { ok: true } | { ok: false; reason: string };
+  close(): void;
+}
+
+/** How long a readiness probe waits for the database. */
+const PROBE_WAIT_MS = 2000;
+
+export function storeProbe(store: StoreConfig | undefined): StoreProbe {
+  if (store?.kind !== "postgres") return { check: () => ({ ok: true }), close: () => {} };
+  const conn = PostgresStore.probe(store);
+  return { check: () => conn.ping(PROBE_WAIT_MS), close: () => conn.close() };
+}
+
 /**
  * Delete a collection: its database, WAL files and snapshots. Refused with
  * COLLECTION_BUSY while another writer holds it (this call does not wait).
@@ -195,6 +221,11 @@ export function listCollections(indexDir: string = DEFAULTS.indexDir): string[] 
  */
 export function deleteCollection(loc: CollectionLocation): void {
   const { indexDir, name, file } = locate(loc);
+  if (loc.store?.kind === "postgres") {
+    PostgresStore.drop(loc.store, name);
+    rmSync(join(indexDir, `${name}.snapshots`), { recursive: true, force: true });
+    return;
+  }
   if (!safeIsFile(file)) throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${name}' does not exist.`);
   const lock = WriterLock.acquireNow(WriterLock.pathFor(file), { collection: name, operation: "delete" });
   try {
@@ -216,7 +247,7 @@ export class Collection {
     readonly name: string,
     readonly indexDir: string,
     readonly path: string,
-    private readonly store: SqliteStore,
+    private readonly store: SqliteStore | PostgresStore,
     private readonly options: OpenCollectionOptions = {},
   ) {
     this.snapshots = new SnapshotStore(join(indexDir, `${name}.snapshots`));
@@ -236,6 +267,7 @@ export class Collection {
       timeoutMs: lock.lockTimeoutMs ?? DEFAULTS.lockTimeoutMs,
       onWait: lock.onLockWait,
     };
+    if (this.store instanceof PostgresStore) return this.store.withWriterLock(opts, fn);
     return withWriterLock(WriterLock.pathFor(this.path), opts, async () => {
       // While this call waited, the collection may have been deleted: writing to the unlinked file would lose it all.
       if (this.openedInode === undefined || inodeOf(this.path) !== this.openedInode) {

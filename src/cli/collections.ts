@@ -9,8 +9,8 @@ export function collectionsCommand(): Command {
   withCommonOptions(cmd).action(
     action(async (flags: CommonFlags) => {
       const loc = resolveLocation(flags);
-      const rows = listCollections(loc.indexDir ?? DEFAULTS.indexDir).map((name) => {
-        const col = openCollection({ indexDir: loc.indexDir, collection: name });
+      const rows = listCollections(loc.indexDir ?? DEFAULTS.indexDir, loc.store).map((name) => {
+        const col = openCollection({ indexDir: loc.indexDir, collection: name, store: loc.store });
         try {
           const s = col.status();
           return { name, documents: s.documents, chunks: s.chunks, last_ingest_at: s.last_ingest_at };
@@ -27,7 +27,7 @@ export function collectionsCommand(): Command {
   withCommonOptions(del).action(
     action(async (name: string, flags: CommonFlags) => {
       const loc = resolveLocation(flags);
-      deleteCollection({ indexDir: loc.indexDir, collection: name });
+      deleteCollection({ indexDir: loc.indexDir, collection: name, store: loc.store });
       if (flags.json) printJson({ deleted: name });
       else println(`deleted collection ${name}`);
     }),

@@ -29,7 +29,7 @@ import { CHUNK_COLUMNS, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, statsOf, toChunk, toDo
 import { checkDimensions, checkVector, unitCopy } from "../vectors.js";
 import { resolvePoolSettings, DEFAULT_SCHEMA, type PostgresStoreConfig } from "./connection-settings.js";
 import { compileChunkFilter, globsOf, Params, PATH_OF_DOCUMENT } from "./filter-sql.js";
-import { lockKey, openSchema, quoteIdent } from "./open-schema.js";
+import { dropSchema, LOCK_CLASS, lockKey, openSchema, quoteIdent } from "./open-schema.js";
 import { postingsOf, queryWeights, scoringParams, scoringSql } from "./postings.js";
 import { SCHEMA_VERSION } from "./schema.js";
 import { SyncConnection } from "./sync-connection.js";
@@ -87,6 +87,48 @@ export class PostgresStore implements Store {
       throw err;
     }
     return new PostgresStore(conn, schema, settings.target);
+  }
+
+  /** Where the index is, for `status`: server and schema, never the credentials. */
+  get location(): string {
+    return `postgres://${this.target} schema ${quoteIdent(this.schema)}`;
+  }
+
+  /** Names of the collections in the configured server (the schemas under the prefix). */
+  static list(config: PostgresStoreConfig): string[] {
+    const prefix = `${config.schema ?? DEFAULT_SCHEMA}.`;
+    const conn = new SyncConnection(resolvePoolSettings(config), "pg_catalog");
+    try {
+      return conn
+        .query<{ nspname: string }>("SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1) ORDER BY nspname COLLATE \"C\"", [prefix])
+        .rows.map((r) => r.nspname.slice(prefix.length));
+    } finally {
+      conn.close();
+    }
+  }
+
+  /** A long-lived connection for readiness probes of the configured server. */
+  static probe(config: PostgresStoreConfig): { ping(waitMs: number): { ok: true } | { ok: false; reason: string }; close(): void } {
+    return new SyncConnection(resolvePoolSettings({ ...config, pool_max: 2 }), "pg_catalog");
+  }
+
+  /** Drop a collection: refused with COLLECTION_BUSY while a writer holds it (this call does not wait). */
+  static drop(config: PostgresStoreConfig, name: string): void {
+    const store = PostgresStore.open(config, name, { create: false });
+    try {
+      const lockId = randomUUID();
+      const key = lockKey(store.schema, "writer");
+      if (!store.conn.tryLock(lockId, LOCK_CLASS, key)) {
+        throw new GroundkitError("COLLECTION_BUSY", `Collection '${name}' is busy: another writer is changing it.`, { collection: name });
+      }
+      try {
+        dropSchema(store.conn, store.schema);
+      } finally {
+        store.conn.unlock(lockId, LOCK_CLASS, key);
+      }
+    } finally {
+      store.conn.close();
+    }
   }
 
   /** Run a writing call holding the collection's writer lock (an advisory lock: writers on every machine take turns). */

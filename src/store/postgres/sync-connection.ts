@@ -82,6 +82,16 @@ export class SyncConnection {
     return { rows: (r.rows ?? []) as R[], rowCount: r.rowCount ?? 0 };
   }
 
+  /** Whether the server answers `SELECT 1` within `waitMs` (a readiness probe); the reason when it does not. */
+  ping(waitMs: number): { ok: true } | { ok: false; reason: string } {
+    try {
+      this.call({ op: "query", sql: "SELECT 1", params: [] }, waitMs);
+      return { ok: true };
+    } catch (err) {
+      return { ok: false, reason: (err as Error).message };
+    }
+  }
+
   /** Open a transaction on a connection of its own; later queries run on it until {@link end}. */
   begin(sql = "BEGIN"): void {
     this.call({ op: "begin", sql });
@@ -184,6 +194,9 @@ export class SyncConnection {
             "STORE_UNAVAILABLE",
             `PostgreSQL at ${this.settings.target} cancelled a statement that ran past the statement timeout (${this.settings.statementTimeoutMs} ms).`,
           );
+        }
+        if (reply.error.code === "42P01" || reply.error.code === "3F000") {
+          throw new GroundkitError("COLLECTION_NOT_FOUND", `The collection's tables are gone from PostgreSQL at ${this.settings.target} (deleted meanwhile?).`);
         }
         throw new PgStatementError(reply.error.message, reply.error.code);
       }

@@ -384,7 +384,16 @@ export interface SegmentView {
  * descending bound order; returns -1 as soon as the document cannot reach
  * `theta` any more.
  */
-function probeNonEssential(cur: PostingCursor[], ne: number, cum: Float64Array, d: number, norm: number, partial: number, theta: number): number {
+function probeNonEssential(
+  cur: PostingCursor[],
+  ne: number,
+  cum: Float64Array,
+  d: number,
+  normA: number,
+  lenPart: number,
+  partial: number,
+  theta: number,
+): number {
   let score = partial;
   for (let i = ne - 1; i >= 0; i--) {
     if (score + cum[i]! < theta) return -1;
@@ -394,7 +403,7 @@ function probeNonEssential(cur: PostingCursor[], ne: number, cum: Float64Array, 
     if (!c.decoded && score + c.blkUB[c.bi]! + (i > 0 ? cum[i - 1]! : 0) < theta) return -1;
     if (c.doc() === d) {
       const tf = c.tfs[c.pos]!;
-      score += (c.w * tf) / (tf + norm);
+      score += (c.w * tf) / (tf + normA + lenPart);
     }
   }
   return score;
@@ -564,7 +573,7 @@ function scoreWindows(
         if (score + neBound < theta) continue;
         if (dead !== null && dead[d] === 1) continue;
         if (neW > 0) {
-          score = probeNonEssential(cur, neW, cum, d, normA + normB * dls[d]!, score, theta);
+          score = probeNonEssential(cur, neW, cum, d, normA, normB * dls[d]!, score, theta);
           if (score < 0) continue;
         }
         const rowid = rowids[d]!;
@@ -617,11 +626,12 @@ function scoreOneEssential(
       const d = docs[i]!;
       if (dead !== null && dead[d] === 1) continue;
       const tf = tfs[i]!;
-      const norm = normA + normB * dls[d]!;
-      let score = (w * tf) / (tf + norm);
+      // Associated as everywhere else, (tf + normA) + normB * dl: every path (and the PostgreSQL store) rounds alike.
+      const lenPart = normB * dls[d]!;
+      let score = (w * tf) / (tf + normA + lenPart);
       if (score + neBound < theta) continue;
       if (ne > 0) {
-        score = probeNonEssential(cur, ne, cum, d, norm, score, theta);
+        score = probeNonEssential(cur, ne, cum, d, normA, lenPart, score, theta);
         if (score < 0) continue;
       }
       const rowid = rowids[d]!;
