@@ -69,6 +69,6 @@ export function scoringParams(w: QueryWeights, limit: number): unknown[] {
 export function scoringSql(allowed?: string): string {
   return `SELECT p.chunk, sum(w.w * p.tf / (p.tf + $3::float8 + $4::float8 * p.dl)) AS score
       FROM bm25_postings p JOIN unnest($1::text[], $2::float8[]) AS w(term, w) ON w.term = p.term
-      ${allowed ? `WHERE ${allowed}` : ""}
+      WHERE p.term = ANY($1::text[]) ${allowed ? `AND ${allowed}` : ""}
       GROUP BY p.chunk ORDER BY score DESC, p.chunk LIMIT $5`;
 }
