@@ -52,6 +52,16 @@ async function handle(req) {
       const res = await runner.query({ text: req.sql, values: req.params, rowMode: req.rowMode });
       return { rows: res.rows, rowCount: res.rowCount };
     }
+    case "batch": {
+      // Several statements in one request (one hop instead of one each), in order, stopping at the first error.
+      const runner = txClient ?? pool;
+      const results = [];
+      for (const st of req.statements) {
+        const res = await runner.query({ text: st.sql, values: st.params });
+        results.push({ rows: res.rows, rowCount: res.rowCount });
+      }
+      return { rows: results };
+    }
     case "begin": {
       if (txClient) throw Object.assign(new Error("a transaction is already open"), { code: "GRK_NESTED" });
       const client = await pool.connect();

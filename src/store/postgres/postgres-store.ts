@@ -36,6 +36,17 @@ import { SyncConnection } from "./sync-connection.js";
 import type { WriterLockOptions } from "../writer-lock-holder.js";
 import { withAdvisoryWriterLock } from "./writer-lock.js";
 
+/** One statement for {@link SyncConnection.batch}. */
+interface Statement {
+  sql: string;
+  params?: unknown[];
+}
+
+const BUMP_GENERATION: Statement = {
+  sql: `INSERT INTO meta (key, value) VALUES ('generation', '1')
+    ON CONFLICT (key) DO UPDATE SET value = (meta.value::bigint + 1)::text`,
+};
+
 /** Seen sources buffered before they are written to walk_seen. */
 const SEEN_PAGE = 1000;
 
@@ -206,16 +217,29 @@ export class PostgresStore implements Store {
     }
     const units = vectors ? this.unitVectors(vectors) : undefined;
     const postings = chunks.map((ch) => postingsOf(chunkTokens(ch.text, ch.heading_path)));
-    this.tx(() => {
-      this.removeDocumentRows(doc.source);
-      this.insertDocument(doc, chunks, postings);
-      if (units && units.length > 0) this.upsertVectors(chunks.map((c) => c.chunk_id), units, "chunk_id");
-      this.bumpGeneration();
-    });
+    const statements = [this.removeDocumentRows(doc.source), this.insertDocument(doc, chunks, postings)];
+    if (units && units.length > 0) statements.push(this.upsertVectors(chunks.map((c) => c.chunk_id), units, "chunk_id"));
+    statements.push(BUMP_GENERATION);
+    // One hop to the worker for the whole replacement: in a savepoint of the caller's transaction, or a transaction of its own.
+    if (this.depth > 0) {
+      const name = `grk_sp${this.depth}`;
+      try {
+        this.conn.batch([{ sql: `SAVEPOINT ${name}` }, ...statements, { sql: `RELEASE SAVEPOINT ${name}` }]);
+      } catch (err) {
+        try {
+          this.conn.batch([{ sql: `ROLLBACK TO SAVEPOINT ${name}` }, { sql: `RELEASE SAVEPOINT ${name}` }]);
+        } catch {
+          // The transaction itself is lost (server gone); the caller's level rolls back.
+        }
+        throw err;
+      }
+      return;
+    }
+    this.tx(() => this.conn.batch(statements));
   }
 
-  /** The document row, its chunks and their postings in one statement (caller holds the transaction). */
-  private insertDocument(doc: StoredDocument, chunks: NewChunk[], postings: ReturnType<typeof postingsOf>[]): void {
+  /** The statement writing the document row, its chunks and their postings (run in the caller's transaction). */
+  private insertDocument(doc: StoredDocument, chunks: NewChunk[], postings: ReturnType<typeof postingsOf>[]): Statement {
     const col = <K extends keyof NewChunk>(k: K): Array<NewChunk[K]> => chunks.map((c) => c[k]);
     const pChunk: string[] = [];
     const pTerm: string[] = [];
@@ -228,8 +252,8 @@ export class PostgresStore implements Store {
       }
     });
     const totalLen = postings.reduce((n, p) => n + p.dl, 0);
-    this.conn.query(
-      `WITH doc AS (
+    return {
+      sql: `WITH doc AS (
          INSERT INTO documents (id, document_id, source, source_class, extractor, base_dir, fingerprint, content_hash,
            content_length, ingested_at, metadata)
          VALUES (nextval('document_ids'), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id),
@@ -247,7 +271,7 @@ export class PostgresStore implements Store {
          SELECT p.term, ins.id, p.tf, ins.dl FROM unnest($23::text[], $24::text[], $25::int[]) AS p(chunk_id, term, tf)
          JOIN ins ON ins.chunk_id = p.chunk_id)
        UPDATE bm25_stats SET docs = docs + $26, total_len = total_len + $27`,
-      [
+      params: [
         doc.document_id,
         doc.source,
         doc.source_class,
@@ -276,7 +300,7 @@ export class PostgresStore implements Store {
         chunks.length,
         totalLen,
       ],
-    );
+    };
   }
 
   transaction<T>(fn: () => T): T {
@@ -287,26 +311,20 @@ export class PostgresStore implements Store {
     return this.tx(() => {
       const doc = this.getDocument(documentId);
       if (!doc) return false;
-      this.removeDocumentRows(doc.source);
-      this.bumpGeneration();
+      this.conn.batch([this.removeDocumentRows(doc.source), BUMP_GENERATION]);
       return true;
     });
   }
 
-  /** Delete a document's row; its chunks, postings and vectors go by ON DELETE CASCADE (caller holds the transaction). */
-  private removeDocumentRows(source: string): void {
-    this.conn.query(
-      `WITH d AS (SELECT id FROM documents WHERE source = $1),
+  /** The statement deleting a document's row; its chunks, postings and vectors go by ON DELETE CASCADE (run in the caller's transaction). */
+  private removeDocumentRows(source: string): Statement {
+    return {
+      sql: `WITH d AS (SELECT id FROM documents WHERE source = $1),
        c AS (SELECT count(*) AS n, COALESCE(sum(dl), 0) AS s FROM chunks WHERE doc_id IN (SELECT id FROM d)),
        u AS (UPDATE bm25_stats SET docs = docs - c.n, total_len = total_len - c.s FROM c WHERE c.n > 0 RETURNING 1)
        DELETE FROM documents WHERE id IN (SELECT id FROM d)`,
-      [source],
-    );
-  }
-
-  private bumpGeneration(): void {
-    this.conn.query(`INSERT INTO meta (key, value) VALUES ('generation', '1')
-      ON CONFLICT (key) DO UPDATE SET value = (meta.value::bigint + 1)::text`);
+      params: [source],
+    };
   }
 
   resetSeenSources(): void {
@@ -393,11 +411,12 @@ export class PostgresStore implements Store {
   }
 
   /** Check vectors (width against the stored one, finite, a direction) and return unit-length copies. */
-  private unitVectors(vectors: Float32Array[]): Float32Array[] {
+  private unitVectors(vectors: Float32Array[], against: "stored" | "replacing" = "stored"): Float32Array[] {
     if (vectors.length === 0) return [];
     const dims = vectors[0]!.length;
     checkDimensions(dims);
-    const stored = this.vectorDimensions();
+    // Replacing every vector (re-embedding) may change the width; adding to the stored ones may not.
+    const stored = against === "stored" ? this.vectorDimensions() : undefined;
     if (stored !== undefined && stored !== dims) {
       throw new GroundkitError(
         "EMBEDDING_MISMATCH",
@@ -408,15 +427,15 @@ export class PostgresStore implements Store {
     return vectors.map((v) => unitCopy(v, checkVector(v, dims)));
   }
 
-  /** Insert or replace vectors of existing chunks, keyed by chunk row id or chunk id (caller holds the transaction). */
-  private upsertVectors(keys: Array<number | string>, units: Float32Array[], by: "id" | "chunk_id"): void {
-    this.conn.query(
-      `INSERT INTO vectors (chunk, embedding)
+  /** The statement inserting or replacing vectors of existing chunks, keyed by chunk row id or chunk id. */
+  private upsertVectors(keys: Array<number | string>, units: Float32Array[], by: "id" | "chunk_id"): Statement {
+    return {
+      sql: `INSERT INTO vectors (chunk, embedding)
        SELECT c.id, u.e::real[] FROM unnest($1::${by === "id" ? "bigint" : "text"}[], $2::text[]) AS u(k, e)
        JOIN chunks c ON c.${by} = u.k
        ON CONFLICT (chunk) DO UPDATE SET embedding = excluded.embedding`,
-      [keys, units.map(vectorLiteral)],
-    );
+      params: [keys, units.map(vectorLiteral)],
+    };
   }
 
   /**
@@ -473,16 +492,18 @@ export class PostgresStore implements Store {
   writeVectors(rows: Array<{ rowid: number; vector: Float32Array }>): void {
     if (rows.length === 0) return;
     const units = this.unitVectors(rows.map((r) => r.vector));
-    this.tx(() => this.upsertVectors(rows.map((r) => r.rowid), units, "id"));
+    this.tx(() => this.conn.batch([this.upsertVectors(rows.map((r) => r.rowid), units, "id")]));
   }
 
   /** Replace every vector and the recorded identity in one transaction (re-embedding swaps atomically). */
   replaceAllVectors(rows: Array<{ rowid: number; vector: Float32Array }>, meta: Record<string, string>): void {
+    const units = this.unitVectors(rows.map((r) => r.vector), "replacing");
     this.tx(() => {
-      this.conn.query("DELETE FROM vectors");
-      if (rows.length > 0) this.upsertVectors(rows.map((r) => r.rowid), this.unitVectors(rows.map((r) => r.vector)), "id");
+      const statements: Statement[] = [{ sql: "DELETE FROM vectors" }];
+      if (rows.length > 0) statements.push(this.upsertVectors(rows.map((r) => r.rowid), units, "id"));
+      this.conn.batch(statements);
       for (const [k, v] of Object.entries(meta)) this.setMeta(k, v);
-      this.bumpGeneration();
+      this.conn.batch([BUMP_GENERATION]);
     });
   }
 

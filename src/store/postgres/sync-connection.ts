@@ -82,6 +82,14 @@ export class SyncConnection {
     return { rows: (r.rows ?? []) as R[], rowCount: r.rowCount ?? 0 };
   }
 
+  /**
+   * Run statements in order in one round trip to the worker (on the open
+   * transaction's connection, if any); the first that fails stops the rest.
+   */
+  batch(statements: Array<{ sql: string; params?: unknown[] }>): void {
+    this.call({ op: "batch", statements: statements.map((s) => ({ sql: s.sql, params: s.params ?? [] })) });
+  }
+
   /** Whether the server answers `SELECT 1` within `waitMs` (a readiness probe); the reason when it does not. */
   ping(waitMs: number): { ok: true } | { ok: false; reason: string } {
     try {
