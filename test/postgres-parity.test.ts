@@ -6,7 +6,8 @@
  * API: every search mode with filters, verify, fetch, status, delete and
  * re-embed. A real server on 127.0.0.1 (test/support/postgres-server.ts).
  */
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openCollection, type Collection, type OpenCollectionOptions } from "../src/collection.js";
@@ -120,4 +121,57 @@ describe("PostgreSQL store parity with SQLite", () => {
       postgres.close();
     }
   }, 300_000);
+});
+
+describe("dense, hybrid and re-embedding on PostgreSQL", () => {
+  it("answers every mode with filters like SQLite, verifies, fetches, deletes and re-embeds", async () => {
+    const models = join(work.dir, "models");
+    execFileSync(process.execPath, [join(process.cwd(), "scripts", "make-tiny-models.mjs"), models], { stdio: "pipe" });
+    const docs = join(work.dir, "dense-docs");
+    const files: Record<string, string> = {
+      "guides/backup.md": "# Backups\n\nNightly snapshots are copied to object storage and restored with the restore command.\n",
+      "guides/tls.md": "# Certificates\n\nTLS certificates renew automatically thirty days before they expire.\n",
+      "notes/cache.md": "# Cache\n\nThe cache keeps rendered pages in memory and evicts the least recently used entries.\n",
+      "notes/people.txt": "The on-call engineer answers pages within five minutes and restores snapshots.\n",
+    };
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(join(docs, rel, ".."), { recursive: true });
+      writeFileSync(join(docs, rel), text);
+    }
+    const embedding = { provider: "onnx" as const, model_dir: join(models, "tiny-embedder") };
+    const sqlite = openCollection({ indexDir: join(work.dir, "idx-dense"), collection: "dense", create: true, embedding });
+    let postgres = openCollection({ indexDir: join(work.dir, "pg-dense"), collection: "dense", create: true, embedding, store });
+    try {
+      for (const col of [sqlite, postgres]) expect((await col.ingest([docs], { dense: true })).failed).toEqual([]);
+      expect(postgres.status().vectors).toBe(sqlite.status().vectors);
+      for (const mode of ["bm25", "dense", "hybrid"] as const) {
+        for (const filters of [[], ["path=notes/**"], ["ext=md"]]) {
+          const x = await sqlite.search("snapshots restored object storage", { mode, filters });
+          const y = await postgres.search("snapshots restored object storage", { mode, filters });
+          expect(y.map((h) => h.chunk_id), `${mode} ${filters.join(" ")}`).toEqual(x.map((h) => h.chunk_id));
+          // Cosine in float32 (sqlite-vec) and float8 over float32 inputs (SQL) agree to float32 rounding.
+          for (let i = 0; i < x.length; i++) expect(Math.abs(y[i]!.score - x[i]!.score)).toBeLessThan(mode === "bm25" ? 1e-9 : 1e-5);
+        }
+      }
+      const [hit] = await postgres.search("certificates renew", { mode: "hybrid", verify: true });
+      expect(hit!.verification?.verdict).toBe("verified");
+      expect((await postgres.verify(hit!.citation)).verdict).toBe("verified");
+      expect((await postgres.getChunk(hit!.chunk_id)).verification.verdict).toBe("verified");
+
+      const other = { provider: "onnx" as const, model_dir: join(models, "tiny-embedder"), pooling: "cls" as const };
+      const before = postgres.status().embedding;
+      expect((await postgres.reembed(other)).vectors_written).toBe(postgres.status().chunks);
+      expect(postgres.status().embedding).not.toEqual(before);
+      postgres.close();
+      postgres = openCollection({ indexDir: join(work.dir, "pg-dense"), collection: "dense", embedding: other, store });
+      expect((await postgres.search("backups snapshots", { mode: "dense" })).length).toBeGreaterThan(0);
+
+      expect(await postgres.deleteDocument(hit!.document_id)).toBe(true);
+      expect((await postgres.search("certificates renew", { mode: "hybrid" })).map((h) => h.document_id)).not.toContain(hit!.document_id);
+      expect(postgres.status().vectors).toBe(postgres.status().chunks);
+    } finally {
+      sqlite.close();
+      postgres.close();
+    }
+  }, 120_000);
 });
