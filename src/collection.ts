@@ -9,7 +9,7 @@
  *   const hits = await col.search("how are citations checked", { verify: true });
  *   col.close();
  */
-import { readdirSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { checkCollectionName } from "./core/collection-name.js";
 import { DEFAULTS, type StoreConfig } from "./core/config.js";
@@ -111,6 +111,12 @@ export interface DenseIngestOptions {
   dense?: boolean | undefined;
   onEmbedProgress?: ((done: number, total: number) => void) | undefined;
 }
+
+/** Documents copied per transaction by {@link Collection.copyInto}. */
+const COPY_PAGE = 200;
+
+/** Meta keys each store keeps for itself, never copied between collections. */
+const STORE_OWN_META = new Set(["generation", "application_id", "schema_version", "writer_holder"]);
 
 /** Chunks embedded per backfill/re-embed batch (one transaction each). */
 const BACKFILL_BATCH = 256;
@@ -277,6 +283,57 @@ export class Collection {
         );
       }
       return fn();
+    });
+  }
+
+  /**
+   * Copy this collection into `target`, an empty collection (on the same or
+   * the other store), keeping every document and chunk id, offset and hash,
+   * so a citation verified here verifies there; vectors, the recorded
+   * chunking and embedding identity, and URL snapshots come along. Holds the
+   * target's writer lock; writes a page of documents per transaction.
+   */
+  async copyInto(
+    target: Collection,
+    opts: LockWaitOptions & { onProgress?: ((done: number, total: number) => void) | undefined } = {},
+  ): Promise<{ documents: number; chunks: number; vectors: number }> {
+    return target.writing("copy", opts, async () => {
+      if (target.store.stats().documents > 0) {
+        throw new GroundkitError("INVALID_ARGUMENT", `Collection '${target.name}' (${target.path}) is not empty; copy into a new collection.`);
+      }
+      const total = this.store.stats().documents;
+      const done = { documents: 0, chunks: 0, vectors: 0 };
+      for (let after = 0; ; ) {
+        const page = this.store.documentsAfter(after, COPY_PAGE);
+        if (page.length === 0) break;
+        const writes = page.flatMap((ref) => {
+          const doc = this.store.getDocument(ref.document_id);
+          if (!doc) return []; // deleted since the page was read
+          const chunks = this.store.chunksOf(ref.document_id);
+          const vectors = this.store.vectorsOf(chunks.map((c) => c.rowid));
+          // A document's vectors go with it only when every chunk has one; the rest are backfilled by `ingest --dense`.
+          const all = chunks.length > 0 && chunks.every((c) => vectors.has(c.rowid));
+          return [{ doc, chunks: chunks.map(({ rowid: _rowid, ...c }) => c), vectors: all ? chunks.map((c) => vectors.get(c.rowid)!) : undefined }];
+        });
+        target.store.transaction(() => {
+          for (const w of writes) target.store.replaceDocument(w.doc, w.chunks, w.vectors);
+        });
+        for (const w of writes) {
+          done.documents++;
+          done.chunks += w.chunks.length;
+          done.vectors += w.vectors?.length ?? 0;
+        }
+        after = page[page.length - 1]!.rowid;
+        opts.onProgress?.(done.documents, total);
+      }
+      // What the collection recorded (chunking, embedding identity, base dirs, last ingest), not the store's own bookkeeping.
+      for (const [key, value] of Object.entries(this.store.allMeta())) {
+        if (!STORE_OWN_META.has(key)) target.store.setMeta(key, value);
+      }
+      if (resolve(this.snapshots.dir) !== resolve(target.snapshots.dir) && existsSync(this.snapshots.dir)) {
+        cpSync(this.snapshots.dir, target.snapshots.dir, { recursive: true });
+      }
+      return done;
     });
   }
 

@@ -58,6 +58,33 @@ describe("grk on a PostgreSQL store", () => {
     for (const r of [ingest, search, verify, status, list]) expect(r.stdout + r.stderr).not.toContain("hunter2");
   });
 
+  it("copies a collection to SQLite and back, keeping its stored citations verified", () => {
+    // hits.json holds the citations `grk search --json` printed (and `grk verify` verified) on PostgreSQL.
+    writeFileSync(join(work.dir, "sqlite.json"), JSON.stringify({}));
+    const toSqlite = run(["collections", "copy", "--from", "postgres:default", "--to", "sqlite:copied", "--json"]);
+    expect(toSqlite.code, toSqlite.stderr).toBe(0);
+    expect(JSON.parse(toSqlite.stdout)).toMatchObject({ documents: 3, chunks: 3, vectors: 0 });
+    const onSqlite = run(["verify", "hits.json", "--json", "--config", "sqlite.json", "--collection", "copied"]);
+    expect(onSqlite.code, onSqlite.stdout + onSqlite.stderr).toBe(0);
+    expect(JSON.parse(onSqlite.stdout)).toMatchObject({ verdict: "verified" });
+
+    const back = run(["collections", "copy", "--from", "sqlite:copied", "--to", "postgres:back", "--json"]);
+    expect(back.code, back.stderr).toBe(0);
+    const onPostgres = run(["verify", "hits.json", "--json", "--collection", "back"]);
+    expect(onPostgres.code, onPostgres.stdout + onPostgres.stderr).toBe(0);
+    expect(JSON.parse(onPostgres.stdout)).toMatchObject({ verdict: "verified" });
+    // The copy ranks like the original, and a copy into a collection that has documents is refused.
+    const a = JSON.parse(run(["search", "object storage", "--json"]).stdout) as { results: Array<{ chunk_id: string; score: number }> };
+    const b = JSON.parse(run(["search", "object storage", "--json", "--collection", "back"]).stdout) as typeof a;
+    expect(b.results.map((h) => [h.chunk_id, h.score])).toEqual(a.results.map((h) => [h.chunk_id, h.score]));
+    const again = run(["collections", "copy", "--from", "sqlite:copied", "--to", "postgres:back"]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain("error[INVALID_ARGUMENT]");
+    expect(again.stderr).toContain("is not empty");
+    expect(run(["collections", "delete", "back"]).code).toBe(0);
+    expect(JSON.parse(run(["collections", "--json"]).stdout).collections.map((c: { name: string }) => c.name)).toEqual(["default"]);
+  });
+
   it("refuses a second writer with COLLECTION_BUSY while another holds the collection's advisory lock", async () => {
     process.env.GRK_CLI_PG_URL = pg.url;
     const holder = PostgresStore.open(store, "default", { create: false });

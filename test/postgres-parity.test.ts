@@ -166,6 +166,17 @@ describe("dense, hybrid and re-embedding on PostgreSQL", () => {
       postgres = openCollection({ indexDir: join(work.dir, "pg-dense"), collection: "dense", embedding: other, store });
       expect((await postgres.search("backups snapshots", { mode: "dense" })).length).toBeGreaterThan(0);
 
+      // A copy back to SQLite keeps the vectors: dense search ranks alike there.
+      const copy = openCollection({ indexDir: join(work.dir, "idx-dense"), collection: "dense-copy", create: true, embedding: other });
+      try {
+        expect(await postgres.copyInto(copy)).toMatchObject({ documents: 4, vectors: postgres.status().vectors });
+        const x = await postgres.search("backups snapshots", { mode: "dense" });
+        const y = await copy.search("backups snapshots", { mode: "dense" });
+        expect(y.map((h) => h.chunk_id)).toEqual(x.map((h) => h.chunk_id));
+      } finally {
+        copy.close();
+      }
+
       expect(await postgres.deleteDocument(hit!.document_id)).toBe(true);
       expect((await postgres.search("certificates renew", { mode: "hybrid" })).map((h) => h.document_id)).not.toContain(hit!.document_id);
       expect(postgres.status().vectors).toBe(postgres.status().chunks);

@@ -507,6 +507,40 @@ export class PostgresStore implements Store {
     });
   }
 
+  documentsAfter(afterRowid: number, limit: number): DocumentRef[] {
+    return this.conn.query<DocumentRef>(
+      "SELECT id AS rowid, document_id, source, source_class FROM documents WHERE id > $1 ORDER BY id LIMIT $2",
+      [afterRowid, limit],
+    ).rows;
+  }
+
+  chunksOf(documentId: string): Array<NewChunk & { rowid: number }> {
+    return this.conn
+      .query<JoinedRow & { rowid_: number }>(
+        `SELECT c.id AS rowid_, ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id
+         WHERE d.document_id = $1 ORDER BY c.ordinal`,
+        [documentId],
+      )
+      .rows.map((r) => {
+        const { document: _document, ...chunk } = toChunk(r);
+        return { ...chunk, rowid: r.rowid_ };
+      });
+  }
+
+  vectorsOf(rowids: number[]): Map<number, Float32Array> {
+    if (rowids.length === 0) return new Map();
+    const rows = this.conn.query<{ chunk: number; embedding: number[] }>(
+      "SELECT chunk, embedding FROM vectors WHERE chunk = ANY($1::bigint[])",
+      [rowids],
+    ).rows;
+    return new Map(rows.map((r) => [r.chunk, Float32Array.from(r.embedding)]));
+  }
+
+  allMeta(): Record<string, string> {
+    const rows = this.conn.query<{ key: string; value: string }>("SELECT key, value FROM meta").rows;
+    return Object.fromEntries(rows.map((r) => [r.key, r.value]));
+  }
+
   getMeta(key: string): string | undefined {
     return this.conn.query<{ value: string }>("SELECT value FROM meta WHERE key = $1", [key]).rows[0]?.value;
   }

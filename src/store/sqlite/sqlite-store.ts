@@ -31,6 +31,7 @@ import {
   loadVectorExtension,
   rowidsMissingVectors,
   upsertVectors,
+  vectorsByRowid,
   vectorTableDimensions,
   dropVectorTable,
 } from "./vector-index.js";
@@ -319,6 +320,34 @@ export class SqliteStore implements Store {
       this.stmts.bumpGeneration.run();
     });
     tx.immediate();
+  }
+
+  documentsAfter(afterRowid: number, limit: number): DocumentRef[] {
+    return this.db
+      .prepare("SELECT id AS rowid, document_id, source, source_class FROM documents WHERE id > ? ORDER BY id LIMIT ?")
+      .all(afterRowid, limit) as DocumentRef[];
+  }
+
+  chunksOf(documentId: string): Array<NewChunk & { rowid: number }> {
+    const rows = this.db
+      .prepare(
+        `SELECT c.id AS rowid_, ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id
+         WHERE d.document_id = ? ORDER BY c.ordinal`,
+      )
+      .all(documentId) as Array<JoinedRow & { rowid_: number }>;
+    return rows.map((r) => {
+      const { document: _document, ...chunk } = toChunk(r);
+      return { ...chunk, rowid: r.rowid_ };
+    });
+  }
+
+  vectorsOf(rowids: number[]): Map<number, Float32Array> {
+    return vectorsByRowid(this.db, rowids);
+  }
+
+  allMeta(): Record<string, string> {
+    const rows = this.db.prepare("SELECT key, value FROM meta").all() as Array<{ key: string; value: string }>;
+    return Object.fromEntries(rows.map((r) => [r.key, r.value]));
   }
 
   getMeta(key: string): string | undefined {

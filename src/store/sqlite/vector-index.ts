@@ -341,3 +341,18 @@ export function knn(db: Db, query: Float32Array, k: number, filter?: VectorFilte
   // vec0 allows only `ORDER BY distance`; equal distances are ordered by rowid here.
   return hits.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
 }
+
+/** The stored vectors of these chunk rowids (unit length in an l2 table); rowids without one are left out. */
+export function vectorsByRowid(db: Db, rowids: readonly number[]): Map<number, Float32Array> {
+  const out = new Map<number, Float32Array>();
+  if (rowids.length === 0 || vectorTableDimensions(db) === undefined) return out;
+  const get = prepared(db, `SELECT embedding FROM ${VECTOR_TABLE} WHERE rowid = ?`);
+  for (const rowid of rowids) {
+    const row = get.get(toBigInt(rowid)) as { embedding: Buffer } | undefined;
+    if (!row) continue;
+    const bytes = row.embedding;
+    // A copy: the blob's buffer is reused by the next row.
+    out.set(rowid, new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)));
+  }
+  return out;
+}
