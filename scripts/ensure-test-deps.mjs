@@ -2,16 +2,27 @@
 /**
  * Installs what the test suite needs from outside npm, so `npm ci && npm test`
  * passes on a fresh machine as written: Debian's chromium for the web-page test
- * (playwright-core downloads no browser). Idempotent and quiet when everything
- * is present; says what it installs and why on stderr.
+ * (playwright-core downloads no browser) and Debian's PostgreSQL server for the
+ * PostgreSQL store tests (test/support/postgres-server.ts starts a throwaway
+ * cluster of it; the package's own cluster is not used). Idempotent and quiet
+ * when everything is present; says what it installs and why on stderr.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 
-/** Debian packages the suite drives, with the file that shows each is installed. */
-const NEEDED = [{ pkg: "chromium", file: "/usr/bin/chromium", why: "the web-page test drives a real browser" }];
+/** Whether some PostgreSQL server version is installed (/usr/lib/postgresql/<v>/bin/initdb). */
+function hasPostgresServer() {
+  const root = "/usr/lib/postgresql";
+  return existsSync(root) && readdirSync(root).some((v) => existsSync(`${root}/${v}/bin/initdb`));
+}
 
-const missing = NEEDED.filter((n) => !existsSync(n.file));
+/** Debian packages the suite drives, with the check that shows each is installed. */
+const NEEDED = [
+  { pkg: "chromium", present: () => existsSync("/usr/bin/chromium"), why: "the web-page test drives a real browser" },
+  { pkg: "postgresql", present: hasPostgresServer, why: "the PostgreSQL store tests run a real server on 127.0.0.1" },
+];
+
+const missing = NEEDED.filter((n) => !n.present());
 if (missing.length === 0) process.exit(0);
 
 const names = missing.map((m) => m.pkg);

@@ -9,13 +9,14 @@ import { parseRerankerConfig } from "./retrieve/rerank/registry.js";
 import { parseChatConfig } from "./answer/chat-config.js";
 
 /** Options that tune retrieval, as opposed to naming the collection. */
-export type CollectionSettings = Pick<OpenCollectionOptions, "embedding" | "reranker" | "retrieval" | "chunking" | "extraction" | "chat">;
+export type CollectionSettings = Pick<OpenCollectionOptions, "embedding" | "reranker" | "retrieval" | "chunking" | "extraction" | "chat" | "store">;
 
-/** The embedding, reranker, chat, retrieval, extraction and first-ingest chunking options a config file asks for. */
+/** The store, embedding, reranker, chat, retrieval, extraction and first-ingest chunking options a config file asks for. */
 export function collectionSettings(config: ConfigFile): CollectionSettings {
   const r = config.retrieval;
   const x = config.extraction;
   return {
+    store: config.store,
     embedding: config.embedding === undefined ? undefined : parseEmbeddingConfig(config.embedding),
     reranker: config.rerank === undefined ? undefined : parseRerankerConfig(config.rerank),
     chat: config.chat === undefined ? undefined : parseChatConfig(config.chat),

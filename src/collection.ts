@@ -9,10 +9,10 @@
  *   const hits = await col.search("how are citations checked", { verify: true });
  *   col.close();
  */
-import { readdirSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve, sep } from "node:path";
 import { checkCollectionName } from "./core/collection-name.js";
-import { DEFAULTS } from "./core/config.js";
+import { DEFAULTS, type StoreConfig } from "./core/config.js";
 import { CitationSchema, type Citation, type SearchHit, type Verification } from "./core/contracts.js";
 import { GroundkitError } from "./core/errors.js";
 import { citationOf } from "./cite/citation.js";
@@ -46,6 +46,7 @@ import { applyMinScore, checkMinScore, explainNoResults, type NoResults } from "
 import { bestPassage, queryMarkTerms } from "./retrieve/passage.js";
 import { rankChunks, type RetrievalSettings, type SearchMode } from "./retrieve/search-pipeline.js";
 import { SqliteStore } from "./store/sqlite/sqlite-store.js";
+import { PostgresStore } from "./store/postgres/postgres-store.js";
 import { withWriterLock, WriterLock, type LockHolder } from "./store/sqlite/writer-lock.js";
 import type { ScoredChunk, StoreStats, StoredChunk, StoredDocument } from "./store/store.js";
 import { formatIssues } from "./core/validation.js";
@@ -57,10 +58,12 @@ import { groundAnswer, type GroundingChecks, type GroundingReport } from "./answ
 import { verifyQuoteInChunk, verifyQuoteInDocument, type QuoteCheck, type QuoteSources } from "./answer/verify-quote.js";
 
 export interface CollectionLocation {
-  /** Directory holding collection files (default `.groundkit`). */
+  /** Directory holding collection files (default `.groundkit`); with a PostgreSQL store, its snapshots. */
   indexDir?: string | undefined;
   /** Collection name (default `default`). */
   collection?: string | undefined;
+  /** Where the collection's index lives (default: a SQLite file in the index dir). */
+  store?: StoreConfig | undefined;
 }
 
 export interface OpenCollectionOptions extends CollectionLocation {
@@ -153,6 +156,12 @@ export interface DenseIngestOptions {
   onEmbedProgress?: ((done: number, total: number) => void) | undefined;
 }
 
+/** Documents copied per transaction by {@link Collection.copyInto}. */
+const COPY_PAGE = 200;
+
+/** Meta keys each store keeps for itself, never copied between collections. */
+const STORE_OWN_META = new Set(["generation", "application_id", "schema_version", "writer_holder"]);
+
 /** Chunks embedded per backfill/re-embed batch (one transaction each). */
 const BACKFILL_BATCH = 256;
 
@@ -229,6 +238,13 @@ export function openCollection(opts: OpenCollectionOptions = {}): Collection {
   const { indexDir, name, file } = locate(opts);
   // Refuse bad limits up front, not once per file.
   resolveExtractionLimits(opts.extraction);
+  if (opts.store?.kind === "postgres") {
+    // The index is in PostgreSQL; the index dir keeps only URL snapshots (docs/postgres.md).
+    if (opts.create) ensureIndexDir(indexDir);
+    else checkIndexDirIfPresent(indexDir);
+    const store = PostgresStore.open(opts.store, name, { create: opts.create ?? false });
+    return new Collection(name, indexDir, store.location, store, opts);
+  }
   const existed = safeIsFile(file);
   if (opts.create) ensureIndexDir(indexDir);
   else {
@@ -262,8 +278,9 @@ function safeIsFile(path: string): boolean {
   }
 }
 
-/** Names of the collections in an index directory. */
-export function listCollections(indexDir: string = DEFAULTS.indexDir): string[] {
+/** Names of the collections in an index directory, or in the PostgreSQL server `store` names. */
+export function listCollections(indexDir: string = DEFAULTS.indexDir, store?: StoreConfig): string[] {
+  if (store?.kind === "postgres") return PostgresStore.list(store);
   let names: string[];
   try {
     names = readdirSync(resolve(indexDir));
@@ -276,6 +293,21 @@ export function listCollections(indexDir: string = DEFAULTS.indexDir): string[] 
     .sort();
 }
 
+/** Whether the store behind the collections answers: always for SQLite files; a bounded ping for PostgreSQL. */
+export interface StoreProbe {
+  check(): { ok: true } | { ok: false; reason: string };
+  close(): void;
+}
+
+/** How long a readiness probe waits for the database. */
+const PROBE_WAIT_MS = 2000;
+
+export function storeProbe(store: StoreConfig | undefined): StoreProbe {
+  if (store?.kind !== "postgres") return { check: () => ({ ok: true }), close: () => {} };
+  const conn = PostgresStore.probe(store);
+  return { check: () => conn.ping(PROBE_WAIT_MS), close: () => conn.close() };
+}
+
 /**
  * Delete a collection: its database, WAL files and snapshots. Refused with
  * COLLECTION_BUSY while another writer holds it (this call does not wait).
@@ -283,6 +315,11 @@ export function listCollections(indexDir: string = DEFAULTS.indexDir): string[] 
  */
 export function deleteCollection(loc: CollectionLocation): void {
   const { indexDir, name, file } = locate(loc);
+  if (loc.store?.kind === "postgres") {
+    PostgresStore.drop(loc.store, name);
+    rmSync(join(indexDir, `${name}.snapshots`), { recursive: true, force: true });
+    return;
+  }
   if (!safeIsFile(file)) throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${name}' does not exist.`);
   const lock = WriterLock.acquireNow(WriterLock.pathFor(file), { collection: name, operation: "delete" });
   try {
@@ -329,7 +366,7 @@ export class Collection {
     readonly name: string,
     readonly indexDir: string,
     readonly path: string,
-    private readonly store: SqliteStore,
+    private readonly store: SqliteStore | PostgresStore,
     private readonly options: OpenCollectionOptions = {},
   ) {
     this.snapshots = new SnapshotStore(join(indexDir, `${name}.snapshots`));
@@ -349,6 +386,7 @@ export class Collection {
       timeoutMs: lock.lockTimeoutMs ?? DEFAULTS.lockTimeoutMs,
       onWait: lock.onLockWait,
     };
+    if (this.store instanceof PostgresStore) return this.store.withWriterLock(opts, fn);
     return withWriterLock(WriterLock.pathFor(this.path), opts, async () => {
       // While this call waited, the collection may have been deleted: writing to the unlinked file would lose it all.
       if (this.openedInode === undefined || inodeOf(this.path) !== this.openedInode) {
@@ -358,6 +396,57 @@ export class Collection {
         );
       }
       return fn();
+    });
+  }
+
+  /**
+   * Copy this collection into `target`, an empty collection (on the same or
+   * the other store), keeping every document and chunk id, offset and hash,
+   * so a citation verified here verifies there; vectors, the recorded
+   * chunking and embedding identity, and URL snapshots come along. Holds the
+   * target's writer lock; writes a page of documents per transaction.
+   */
+  async copyInto(
+    target: Collection,
+    opts: LockWaitOptions & { onProgress?: ((done: number, total: number) => void) | undefined } = {},
+  ): Promise<{ documents: number; chunks: number; vectors: number }> {
+    return target.writing("copy", opts, async () => {
+      if (target.store.stats().documents > 0) {
+        throw new GroundkitError("INVALID_ARGUMENT", `Collection '${target.name}' (${target.path}) is not empty; copy into a new collection.`);
+      }
+      const total = this.store.stats().documents;
+      const done = { documents: 0, chunks: 0, vectors: 0 };
+      for (let after = 0; ; ) {
+        const page = this.store.documentsAfter(after, COPY_PAGE);
+        if (page.length === 0) break;
+        const writes = page.flatMap((ref) => {
+          const doc = this.store.getDocument(ref.document_id);
+          if (!doc) return []; // deleted since the page was read
+          const chunks = this.store.chunksOf(ref.document_id);
+          const vectors = this.store.vectorsOf(chunks.map((c) => c.rowid));
+          // A document's vectors go with it only when every chunk has one; the rest are backfilled by `ingest --dense`.
+          const all = chunks.length > 0 && chunks.every((c) => vectors.has(c.rowid));
+          return [{ doc, chunks: chunks.map(({ rowid: _rowid, ...c }) => c), vectors: all ? chunks.map((c) => vectors.get(c.rowid)!) : undefined }];
+        });
+        target.store.transaction(() => {
+          for (const w of writes) target.store.replaceDocument(w.doc, w.chunks, w.vectors);
+        });
+        for (const w of writes) {
+          done.documents++;
+          done.chunks += w.chunks.length;
+          done.vectors += w.vectors?.length ?? 0;
+        }
+        after = page[page.length - 1]!.rowid;
+        opts.onProgress?.(done.documents, total);
+      }
+      // What the collection recorded (chunking, embedding identity, base dirs, last ingest), not the store's own bookkeeping.
+      for (const [key, value] of Object.entries(this.store.allMeta())) {
+        if (!STORE_OWN_META.has(key)) target.store.setMeta(key, value);
+      }
+      if (resolve(this.snapshots.dir) !== resolve(target.snapshots.dir) && existsSync(this.snapshots.dir)) {
+        cpSync(this.snapshots.dir, target.snapshots.dir, { recursive: true });
+      }
+      return done;
     });
   }
 
@@ -930,6 +1019,9 @@ export class Collection {
   }
 
   private healthParts(): HealthParts {
+    if (!(this.store instanceof SqliteStore)) {
+      throw new GroundkitError("STORE_UNSUPPORTED", `grk doctor checks SQLite collections; '${this.name}' is in PostgreSQL.`);
+    }
     return {
       name: this.name,
       store: this.store,

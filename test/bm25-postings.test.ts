@@ -690,3 +690,24 @@ describe("edge cases", () => {
     expect(() => index.search(["x"], 3)).toThrow(expect.objectContaining({ code: "STORE_NEWER" }));
   });
 });
+
+describe("rounding", () => {
+  it("scores a document in a segment and its twin still pending exactly alike", () => {
+    const db = openDb();
+    const index = new PostingsIndex(db, { flushThreshold: 500 });
+    // 500 documents of random length and tf flush into a segment; their twins (rowid + 10000) are scored while pending.
+    const rand = mulberry32(5);
+    const shapes = Array.from({ length: 500 }, () => ({ tf: 1 + Math.floor(rand() * 20), rest: 1 + Math.floor(rand() * 700) }));
+    const tokens = (i: number): string[] => [...Array<string>(shapes[i]!.tf).fill("alpha"), ...Array<string>(shapes[i]!.rest).fill(`filler${i % 13}`)];
+    db.transaction(() => {
+      for (let i = 0; i < 500; i++) index.add(i, tokens(i));
+      // One short of the threshold, so they stay pending.
+      for (let i = 0; i < 499; i++) index.add(10_000 + i, tokens(i));
+    }).immediate();
+    const scores = new Map(index.search(["alpha"], 1000).map((h) => [h.rowid, h.score]));
+    expect(scores.size).toBe(999);
+    // Mathematically equal scores must be bit-equal whichever path scored them (ties then break by rowid).
+    const differing = [...Array(499).keys()].filter((i) => scores.get(i) !== scores.get(10_000 + i));
+    expect(differing).toEqual([]);
+  });
+});

@@ -111,6 +111,14 @@ export const ERROR_CATALOGUE = {
   STORE_NEWER: { http: 409, hint: "Upgrade groundkit: this index was written by a newer version." },
   STORE_CORRUPT: { http: 500, hint: "Delete the collection and ingest again." },
   STORE_BUSY: { http: 503, hint: "Another process holds the index; retry shortly." },
+  STORE_UNAVAILABLE: {
+    http: 503,
+    hint: "Check that the PostgreSQL server in the store's URL (GROUNDKIT_PG_URL unless the config names another variable) is running and reachable, then retry.",
+  },
+  STORE_UNSUPPORTED: {
+    http: 501,
+    hint: "This operation works on the SQLite store only; copy the collection to SQLite (grk collections copy) to run it there.",
+  },
   COLLECTION_BUSY: {
     http: 409,
     hint: "Another writer (ingest, reembed or delete) is changing this collection; retry when it is done, or wait longer with --lock-timeout SECONDS.",

@@ -11,7 +11,7 @@
  */
 import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { Collection, listCollections, openCollection } from "../collection.js";
+import { Collection, listCollections, openCollection, storeProbe, type StoreProbe } from "../collection.js";
 import type { CollectionSettings } from "../collection-settings.js";
 import { checkCollectionName } from "../core/collection-name.js";
 import { GroundkitError } from "../core/errors.js";
@@ -42,6 +42,7 @@ export class CollectionCache {
   readonly indexDir: string;
   private readonly entries = new Map<string, Entry>();
   private readonly retired = new Set<Entry>();
+  private probe: StoreProbe | undefined;
 
   constructor(
     indexDir: string,
@@ -50,9 +51,20 @@ export class CollectionCache {
     this.indexDir = resolve(indexDir);
   }
 
-  /** Names of the collections in the index directory. */
+  /** Names of the collections in the index directory (or the PostgreSQL server). */
   names(): string[] {
-    return listCollections(this.indexDir);
+    return listCollections(this.indexDir, this.settings.store);
+  }
+
+  /** Whether the store answers (readyz): always for SQLite files, a bounded ping for PostgreSQL. */
+  storeReady(): { ok: true } | { ok: false; reason: string } {
+    this.probe ??= storeProbe(this.settings.store);
+    return this.probe.check();
+  }
+
+  /** `postgres` or `sqlite`, for readyz. */
+  get storeKind(): "sqlite" | "postgres" {
+    return this.settings.store?.kind ?? "sqlite";
   }
 
   /** Run `fn` with an open handle on `name`; the handle stays open for later calls. */
@@ -83,12 +95,15 @@ export class CollectionCache {
 
   /** Close every handle (server shutdown). */
   closeAll(): void {
+    this.probe?.close();
+    this.probe = undefined;
     for (const entry of [...this.entries.values(), ...this.retired]) entry.collection.close();
     this.entries.clear();
     this.retired.clear();
   }
 
   private acquire(name: string, create: boolean): Entry {
+    if (this.settings.store?.kind === "postgres") return this.acquireServerBacked(name, create);
     const file = join(this.indexDir, `${name}.sqlite3`);
     let id = fileId(file);
     let entry = this.entries.get(name);
@@ -108,6 +123,18 @@ export class CollectionCache {
         throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${name}' does not exist.`);
       }
       entry = { collection, id, leases: 0, retired: false };
+      this.entries.set(name, entry);
+    }
+    entry.leases++;
+    return entry;
+  }
+
+  /** A PostgreSQL collection has no file to watch: its handle is opened once (openCollection says if it is missing). */
+  private acquireServerBacked(name: string, create: boolean): Entry {
+    let entry = this.entries.get(name);
+    if (!entry) {
+      const collection = openCollection({ ...this.settings, indexDir: this.indexDir, collection: name, create });
+      entry = { collection, id: SERVER_BACKED, leases: 0, retired: false };
       this.entries.set(name, entry);
     }
     entry.leases++;
@@ -135,6 +162,9 @@ interface FileId {
   ino: number;
   born: number;
 }
+
+/** The identity of a collection that is not a file. */
+const SERVER_BACKED: FileId = { dev: -1, ino: -1, born: -1 };
 
 function sameFile(a: FileId, b: FileId): boolean {
   return a.dev === b.dev && a.ino === b.ino && a.born === b.born;

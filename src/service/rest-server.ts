@@ -171,8 +171,12 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
   app.get("/healthz", async () => ({ status: "ok" }));
   app.get("/readyz", async (_req, reply) => {
     // No index dir yet is fine (nothing ingested); one that cannot be read is not.
-    const ready = !closing && indexDirUsable(ctx.collections.indexDir);
-    return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "unavailable" });
+    const store = ctx.collections.storeReady();
+    const ready = !closing && indexDirUsable(ctx.collections.indexDir) && store.ok;
+    return reply.code(ready ? 200 : 503).send({
+      status: ready ? "ready" : "unavailable",
+      store: { kind: ctx.collections.storeKind, ok: store.ok, ...(store.ok ? {} : { reason: store.reason }) },
+    });
   });
 
   const page = loadWebPage();

@@ -157,6 +157,14 @@ export interface Store {
   allChunkTexts(): Array<{ rowid: number; text: string }>;
   writeVectors(rows: Array<{ rowid: number; vector: Float32Array }>): void;
   replaceAllVectors(rows: Array<{ rowid: number; vector: Float32Array }>, meta: Record<string, string>): void;
+  /** Up to `limit` documents with a row id above `afterRowid`, in row id order (copying a collection a page at a time). */
+  documentsAfter(afterRowid: number, limit: number): DocumentRef[];
+  /** A document's chunks in ordinal order, with their row ids (for {@link Store.vectorsOf}). */
+  chunksOf(documentId: string): Array<NewChunk & { rowid: number }>;
+  /** The stored vectors of these chunk row ids (as the store keeps them: unit length); absent ids are left out. */
+  vectorsOf(rowids: number[]): Map<number, Float32Array>;
+  /** Every meta key and value. */
+  allMeta(): Record<string, string>;
   getMeta(key: string): string | undefined;
   setMeta(key: string, value: string): void;
   stats(): StoreStats;

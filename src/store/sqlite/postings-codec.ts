@@ -294,17 +294,6 @@ export function compareBytes(a: Uint8Array, an: number, b: Uint8Array, bn: numbe
 
 const utf8Decoder = new TextDecoder();
 
-const SURROGATE = /[\ud800-\udfff]/;
-const UNPAIRED = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-/**
- * The term with unpaired surrogates replaced by U+FFFD, as UTF-8 (and so
- * SQLite TEXT) would store it; applied to index and query terms alike.
- */
-export function wellFormedTerm(term: string): string {
-  return SURROGATE.test(term) ? term.replace(UNPAIRED, "\ufffd") : term;
-}
-
 /**
  * A term's UTF-8 bytes (lone surrogates become U+FFFD, on both the index and
  * query side). Hand-written: TextEncoder's per-call cost dominates for the

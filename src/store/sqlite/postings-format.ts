@@ -37,8 +37,8 @@ import {
   skipForward,
   termBytes,
   termString,
-  wellFormedTerm,
 } from "./postings-codec.js";
+import { countTerms } from "../bm25.js";
 
 /** On-disk format of the bm25_* tables; a file with a newer one is refused. */
 export const POSTINGS_FORMAT = 1;
@@ -47,7 +47,6 @@ export const POSTINGS_FORMAT = 1;
 const KEY_SPAN = 2 ** 28;
 /** Separator in bm25_pending.data (tokens may not contain it). */
 const SEP = "\0";
-const HAS_SURROGATE = /[\ud800-\udfff]/;
 /** Segment ids stay below this, so that a packed key stays a safe integer. */
 export const MAX_SEGMENT_ID = 2 ** 24;
 /** A leaf row is closed once it holds this many bytes (one row per 4 KiB page, mostly full). */
@@ -159,28 +158,10 @@ export function randomId(): number {
 
 /** Count a document's tokens (non-empty, without NUL) into its bm25_pending encoding. */
 export function encodeCounts(tokens: string[]): TermCounts {
-  let tf = new Map<string, number>();
-  for (const t of tokens) {
-    if (typeof t !== "string" || t.length === 0 || t.includes(SEP)) {
-      throw new GroundkitError("INTERNAL", "BM25 postings: tokens must be non-empty strings without NUL characters.");
-    }
-    tf.set(t, (tf.get(t) ?? 0) + 1);
-  }
-  let terms = [...tf.keys()];
-  let tfs = [...tf.values()];
+  const { terms, tfs } = countTerms(tokens);
   const parts: string[] = [];
   for (let i = 0; i < terms.length; i++) parts.push(terms[i]!, String(tfs[i]!));
-  let data = parts.join(SEP);
-  if (HAS_SURROGATE.test(data)) {
-    // Rare: store unpaired surrogates as U+FFFD, as search looks them up (and UTF-8 can hold them).
-    const fixed = new Map<string, number>();
-    for (const [t, n] of tf) fixed.set(wellFormedTerm(t), (fixed.get(wellFormedTerm(t)) ?? 0) + n);
-    tf = fixed;
-    terms = [...tf.keys()];
-    tfs = [...tf.values()];
-    data = terms.map((t, i) => `${t}${SEP}${tfs[i]!}`).join(SEP);
-  }
-  return { data, terms, tfs };
+  return { data: parts.join(SEP), terms, tfs };
 }
 
 /** Parse a bm25_pending `data` value. */

@@ -10,6 +10,7 @@
  * k-th score (bounds are inflated by a relative 1e-9 against rounding), so the
  * result is the exact top k; equal scores are ordered by rowid ascending.
  */
+import type { Bm25Params } from "../bm25.js";
 import { BLOCK_SIZE } from "./postings-codec.js";
 
 /** End-of-list sentinel (larger than any local document number). */
@@ -17,14 +18,6 @@ export const END = 0x7fffffff;
 
 /** Relative inflation of upper bounds: summation order may differ by a few ulps. */
 const BOUND_SLACK = 1 + 1e-9;
-
-/** BM25 parameters resolved for one query. */
-export interface Bm25Params {
-  k1: number;
-  /** Document-length normalisation: k1 * (1 - b + b * dl / avgdl) = normA + normB * dl. */
-  normA: number;
-  normB: number;
-}
 
 /** The k best (score, rowid) pairs seen so far; worst at the root. */
 export class TopK {
@@ -391,7 +384,16 @@ export interface SegmentView {
  * descending bound order; returns -1 as soon as the document cannot reach
  * `theta` any more.
  */
-function probeNonEssential(cur: PostingCursor[], ne: number, cum: Float64Array, d: number, norm: number, partial: number, theta: number): number {
+function probeNonEssential(
+  cur: PostingCursor[],
+  ne: number,
+  cum: Float64Array,
+  d: number,
+  normA: number,
+  lenPart: number,
+  partial: number,
+  theta: number,
+): number {
   let score = partial;
   for (let i = ne - 1; i >= 0; i--) {
     if (score + cum[i]! < theta) return -1;
@@ -401,7 +403,7 @@ function probeNonEssential(cur: PostingCursor[], ne: number, cum: Float64Array, 
     if (!c.decoded && score + c.blkUB[c.bi]! + (i > 0 ? cum[i - 1]! : 0) < theta) return -1;
     if (c.doc() === d) {
       const tf = c.tfs[c.pos]!;
-      score += (c.w * tf) / (tf + norm);
+      score += (c.w * tf) / (tf + normA + lenPart);
     }
   }
   return score;
@@ -571,7 +573,7 @@ function scoreWindows(
         if (score + neBound < theta) continue;
         if (dead !== null && dead[d] === 1) continue;
         if (neW > 0) {
-          score = probeNonEssential(cur, neW, cum, d, normA + normB * dls[d]!, score, theta);
+          score = probeNonEssential(cur, neW, cum, d, normA, normB * dls[d]!, score, theta);
           if (score < 0) continue;
         }
         const rowid = rowids[d]!;
@@ -624,11 +626,12 @@ function scoreOneEssential(
       const d = docs[i]!;
       if (dead !== null && dead[d] === 1) continue;
       const tf = tfs[i]!;
-      const norm = normA + normB * dls[d]!;
-      let score = (w * tf) / (tf + norm);
+      // Associated as everywhere else, (tf + normA) + normB * dl: every path (and the PostgreSQL store) rounds alike.
+      const lenPart = normB * dls[d]!;
+      let score = (w * tf) / (tf + normA + lenPart);
       if (score + neBound < theta) continue;
       if (ne > 0) {
-        score = probeNonEssential(cur, ne, cum, d, norm, score, theta);
+        score = probeNonEssential(cur, ne, cum, d, normA, lenPart, score, theta);
         if (score < 0) continue;
       }
       const rowid = rowids[d]!;

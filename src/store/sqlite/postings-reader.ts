@@ -13,8 +13,8 @@
  * nonce at each query sees other connections' commits without a restart,
  * and a rolled-back change can never be mistaken for a committed one.
  */
-import { GroundkitError } from "../../core/errors.js";
-import { compareBytes, compareTerms, termBytes, wellFormedTerm } from "./postings-codec.js";
+import { bm25Params, checkParams, countQueryTerms, queryIdfs } from "../bm25.js";
+import { compareBytes, compareTerms, termBytes } from "./postings-codec.js";
 import {
   TermStream,
   key,
@@ -35,7 +35,6 @@ import {
   WindowScratch,
   scoreExhaustive,
   scoreSegment,
-  type Bm25Params,
   type ExhaustiveList,
 } from "./postings-query.js";
 import type { SegmentCache } from "./postings-segment-cache.js";
@@ -78,16 +77,6 @@ function cacheCost(key: string, entry: TermList): number {
   return entry.list.bytes + 2 * key.length + 64;
 }
 
-/** Refuse BM25 parameters outside their ranges. */
-export function checkParams(k1: number, b: number): void {
-  if (!Number.isFinite(k1) || k1 < 0) {
-    throw new GroundkitError("INVALID_ARGUMENT", `BM25 k1 must be a finite number >= 0 (got ${k1}).`);
-  }
-  if (!Number.isFinite(b) || b < 0 || b > 1) {
-    throw new GroundkitError("INVALID_ARGUMENT", `BM25 b must be between 0 and 1 (got ${b}).`);
-  }
-}
-
 /** Answers queries and statistics from the committed (or the caller's) state. */
 export class PostingsReader {
   private readonly readTx: { deferred: (fn: () => unknown) => unknown };
@@ -121,16 +110,11 @@ export class PostingsReader {
     if (!(k >= 1)) return [];
     const limit = Math.floor(Math.min(k, 1_000_000));
     // A term given n times is one term with n times the weight (query term frequency).
-    const qtf = new Map<string, number>();
-    for (const term of terms) {
-      if (typeof term !== "string" || term === "") continue;
-      const t = wellFormedTerm(term);
-      qtf.set(t, (qtf.get(t) ?? 0) + 1);
-    }
-    if (qtf.size === 0) return [];
+    const q = countQueryTerms(terms);
+    if (q.terms.length === 0) return [];
     const s = this.tables.statements();
     if (!s) return [];
-    return this.read(() => this.searchSnapshot(s, [...qtf.keys()], [...qtf.values()], limit, k1, b, opts.allow));
+    return this.read(() => this.searchSnapshot(s, q.terms, q.qtfs, limit, k1, b, opts.allow));
   }
 
   /** Run `fn` in a read transaction (one snapshot), or in the caller's open transaction. */
@@ -197,8 +181,7 @@ export class PostingsReader {
     const st = this.refresh(s);
     if (st.docs === 0) return [];
     const n = st.docs;
-    const avgdl = st.total_len / n;
-    const p: Bm25Params = { k1, normA: k1 * (1 - b), normB: avgdl > 0 ? (k1 * b) / avgdl : 0 };
+    const p = bm25Params(k1, b, n, st.total_len);
     const pending = st.pending > 0 ? this.pendingView(s) : undefined;
 
     // Document frequencies: live postings in every segment, plus pending.
@@ -222,7 +205,7 @@ export class PostingsReader {
     }
     if (dfs.every((df) => df === 0)) return [];
     // The query term frequency scales the idf: bounds and scores stay linear in it.
-    const idfs = dfs.map((df, t) => (df > 0 ? qtfs[t]! * Math.log(1 + (n - df + 0.5) / (df + 0.5)) : 0));
+    const idfs = queryIdfs(n, dfs, qtfs);
 
     const top = new TopK(Math.min(k, n));
     if (pending) {

@@ -32,7 +32,8 @@ import { GroundkitError } from "../../core/errors.js";
 import type { Db } from "./db.js";
 import { PostingsTables } from "./postings-format.js";
 import { PendingRows } from "./postings-pending.js";
-import { PostingsReader, checkParams, type PostingsHit, type PostingsSearchOptions, type PostingsStats } from "./postings-reader.js";
+import { BM25_DEFAULTS, checkParams } from "../bm25.js";
+import { PostingsReader, type PostingsHit, type PostingsSearchOptions, type PostingsStats } from "./postings-reader.js";
 import { SegmentCache } from "./postings-segment-cache.js";
 import { PostingsWriter } from "./postings-writer.js";
 
@@ -72,8 +73,8 @@ export class PostingsIndex {
   private readonly reader: PostingsReader;
 
   constructor(db: Db, opts: PostingsIndexOptions = {}) {
-    const k1 = opts.k1 ?? 0.9;
-    const b = opts.b ?? 0.4;
+    const k1 = opts.k1 ?? BM25_DEFAULTS.k1;
+    const b = opts.b ?? BM25_DEFAULTS.b;
     checkParams(k1, b);
     const flushThreshold = opts.flushThreshold ?? 4096;
     const mergeFactor = opts.mergeFactor ?? 8;

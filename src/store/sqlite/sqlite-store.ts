@@ -18,6 +18,7 @@ import type {
   StoredChunk,
   StoredDocument,
 } from "../store.js";
+import { CHUNK_COLUMNS, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, statsOf, toChunk, toDocument, type DocumentRow, type JoinedRow } from "../rows.js";
 import type { Db } from "./db.js";
 import { openDatabase } from "./open-database.js";
 import { filteredChunkIds } from "./filter-sql.js";
@@ -31,68 +32,20 @@ import {
   loadVectorExtension,
   rowidsMissingVectors,
   upsertVectors,
+  vectorsByRowid,
   vectorTableDimensions,
   dropVectorTable,
 } from "./vector-index.js";
 import { SCHEMA_VERSION } from "./schema.js";
 
-interface DocumentRow {
-  id: number;
-  document_id: string;
-  source: string;
-  source_class: StoredDocument["source_class"];
-  extractor: string | null;
-  base_dir: string | null;
-  fingerprint: string;
-  content_hash: string;
-  content_length: number;
-  ingested_at: string;
-  metadata: string;
-}
 
 
 /** Seen sources buffered before they are written to the walk's temp table. */
 const SEEN_PAGE = 1000;
 
-const CHUNK_COLUMNS = `c.chunk_id, c.ordinal, c.text, c.start_offset, c.end_offset, c.start_line, c.end_line,
-  c.page_start, c.page_end, c.text_hash, c.metadata AS chunk_metadata`;
-const DOC_COLUMNS = `d.document_id, d.source, d.source_class, d.extractor, d.base_dir, d.fingerprint,
-  d.content_hash, d.content_length, d.ingested_at, d.metadata`;
 
-function toDocument(row: DocumentRow): StoredDocument {
-  return {
-    document_id: row.document_id,
-    source: row.source,
-    source_class: row.source_class,
-    extractor: row.extractor,
-    base_dir: row.base_dir,
-    fingerprint: row.fingerprint,
-    content_hash: row.content_hash,
-    content_length: row.content_length,
-    ingested_at: row.ingested_at,
-    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-  };
-}
 
-type JoinedRow = DocumentRow & Omit<NewChunk, "heading_path"> & { chunk_metadata: string; score?: number };
 
-function toChunk(row: JoinedRow): StoredChunk {
-  const meta = JSON.parse(row.chunk_metadata) as { heading_path?: string[] };
-  return {
-    chunk_id: row.chunk_id,
-    ordinal: row.ordinal,
-    text: row.text,
-    start_offset: row.start_offset,
-    end_offset: row.end_offset,
-    start_line: row.start_line,
-    end_line: row.end_line,
-    page_start: row.page_start,
-    page_end: row.page_end,
-    text_hash: row.text_hash,
-    heading_path: meta.heading_path ?? [],
-    document: toDocument(row),
-  };
-}
 
 /**
  * SQLite implementation of {@link Store}.
@@ -255,7 +208,7 @@ export class SqliteStore implements Store {
 
   /** Delete a document's row, chunks and postings (caller holds the transaction). */
   private removeDocumentRows(source: string): void {
-    const row = this.stmts.docBySource.get(source) as DocumentRow | undefined;
+    const row = this.stmts.docBySource.get(source) as (DocumentRow & { id: number }) | undefined;
     if (!row) return;
     const chunkRowids = this.stmts.chunkRowidsOfDoc.all(row.id) as number[];
     for (const rowid of chunkRowids) this.postings.remove(rowid);
@@ -411,6 +364,34 @@ export class SqliteStore implements Store {
     tx.immediate();
   }
 
+  documentsAfter(afterRowid: number, limit: number): DocumentRef[] {
+    return this.db
+      .prepare("SELECT id AS rowid, document_id, source, source_class FROM documents WHERE id > ? ORDER BY id LIMIT ?")
+      .all(afterRowid, limit) as DocumentRef[];
+  }
+
+  chunksOf(documentId: string): Array<NewChunk & { rowid: number }> {
+    const rows = this.db
+      .prepare(
+        `SELECT c.id AS rowid_, ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id
+         WHERE d.document_id = ? ORDER BY c.ordinal`,
+      )
+      .all(documentId) as Array<JoinedRow & { rowid_: number }>;
+    return rows.map((r) => {
+      const { document: _document, ...chunk } = toChunk(r);
+      return { ...chunk, rowid: r.rowid_ };
+    });
+  }
+
+  vectorsOf(rowids: number[]): Map<number, Float32Array> {
+    return vectorsByRowid(this.db, rowids);
+  }
+
+  allMeta(): Record<string, string> {
+    const rows = this.db.prepare("SELECT key, value FROM meta").all() as Array<{ key: string; value: string }>;
+    return Object.fromEntries(rows.map((r) => [r.key, r.value]));
+  }
+
   getMeta(key: string): string | undefined {
     return this.stmts.getMeta.get(key) as string | undefined;
   }
@@ -420,31 +401,8 @@ export class SqliteStore implements Store {
   }
 
   stats(): StoreStats {
-    const byClass = this.db
-      .prepare(
-        `SELECT d.source_class AS cls, count(DISTINCT d.id) AS docs, count(c.id) AS chunks
-         FROM documents d LEFT JOIN chunks c ON c.doc_id = d.id GROUP BY d.source_class`,
-      )
-      .all() as Array<{ cls: string; docs: number; chunks: number }>;
-    const documents_by_class: Record<string, number> = {};
-    const chunks_by_class: Record<string, number> = {};
-    let documents = 0;
-    let chunks = 0;
-    for (const r of byClass) {
-      documents_by_class[r.cls] = r.docs;
-      chunks_by_class[r.cls] = r.chunks;
-      documents += r.docs;
-      chunks += r.chunks;
-    }
-    return {
-      documents,
-      chunks,
-      documents_by_class,
-      chunks_by_class,
-      schema_version: SCHEMA_VERSION,
-      generation: Number(this.getMeta("generation") ?? 0),
-      last_ingest_at: this.getMeta("last_ingest_at") ?? null,
-    };
+    const byClass = this.db.prepare(COUNTS_BY_CLASS_SQL).all() as Array<{ cls: string; docs: number; chunks: number }>;
+    return statsOf(byClass, SCHEMA_VERSION, (k) => this.getMeta(k));
   }
 
   close(): void {

@@ -33,6 +33,7 @@
 import type { Statement } from "better-sqlite3";
 import { load as loadSqliteVec } from "sqlite-vec";
 import { GroundkitError } from "../../core/errors.js";
+import { checkDimensions, checkVector, unitCopy } from "../vectors.js";
 import type { Db } from "./db.js";
 
 /** The vec0 table's name. */
@@ -149,12 +150,6 @@ export function vectorTableDimensions(db: Db): number | undefined {
   return vectorTableDefinition(db)?.dimensions;
 }
 
-function checkDimensions(dimensions: number): void {
-  if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 8192) {
-    throw new GroundkitError("INVALID_ARGUMENT", `Vector width must be an integer from 1 to 8192, got ${dimensions}.`);
-  }
-}
-
 /**
  * Create the vector table for `dimensions`-wide vectors if it does not exist
  * (loading the extension first). Idempotent; an existing table of the same
@@ -212,31 +207,8 @@ function toBigInt(rowid: Rowid): bigint {
  * the vector itself for a cosine table.
  */
 function prepareVector(vector: Float32Array, def: VectorTableDefinition): Float32Array {
-  const dims = def.dimensions;
-  if (!(vector instanceof Float32Array) || vector.length !== dims) {
-    throw new GroundkitError(
-      "EMBEDDING_MISMATCH",
-      `A ${vector?.length ?? "?"}-dimensional vector does not fit this collection's ${dims}-dimensional index.`,
-      { stored: dims, given: vector?.length },
-    );
-  }
-  // Sum of squares in double precision: float32 squares of tiny or huge components would underflow or overflow.
-  let squares = 0;
-  for (let i = 0; i < dims; i++) {
-    const x = vector[i]!;
-    if (!Number.isFinite(x)) {
-      throw new GroundkitError("EMBEDDING_FAILED", `A vector holds a non-finite value at position ${i}.`);
-    }
-    squares += x * x;
-  }
-  if (squares === 0) {
-    throw new GroundkitError("EMBEDDING_FAILED", "A vector is all zeros: it has no direction, so no cosine distance.");
-  }
-  if (def.metric === "cosine") return vector;
-  const inv = 1 / Math.sqrt(squares);
-  const unit = new Float32Array(dims);
-  for (let i = 0; i < dims; i++) unit[i] = vector[i]! * inv;
-  return unit;
+  const squares = checkVector(vector, def.dimensions);
+  return def.metric === "cosine" ? vector : unitCopy(vector, squares);
 }
 
 function asBlob(vector: Float32Array): Buffer {
@@ -368,4 +340,19 @@ export function knn(db: Db, query: Float32Array, k: number, filter?: VectorFilte
   }
   // vec0 allows only `ORDER BY distance`; equal distances are ordered by rowid here.
   return hits.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
+}
+
+/** The stored vectors of these chunk rowids (unit length in an l2 table); rowids without one are left out. */
+export function vectorsByRowid(db: Db, rowids: readonly number[]): Map<number, Float32Array> {
+  const out = new Map<number, Float32Array>();
+  if (rowids.length === 0 || vectorTableDimensions(db) === undefined) return out;
+  const get = prepared(db, `SELECT embedding FROM ${VECTOR_TABLE} WHERE rowid = ?`);
+  for (const rowid of rowids) {
+    const row = get.get(toBigInt(rowid)) as { embedding: Buffer } | undefined;
+    if (!row) continue;
+    const bytes = row.embedding;
+    // A copy: the blob's buffer is reused by the next row.
+    out.set(rowid, new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)));
+  }
+  return out;
 }

@@ -18,28 +18,9 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import Database from "better-sqlite3";
 import { GroundkitError } from "../../core/errors.js";
+import { describeHolder, type LockHolder, type WriterLockOptions } from "../writer-lock-holder.js";
 
-/** Who holds (or last held) a collection's writer lock, as its holder recorded it. */
-export interface LockHolder {
-  pid: number;
-  hostname: string;
-  operation: string;
-  /** When the holding process started (ISO 8601). */
-  process_started_at: string;
-  acquired_at: string;
-  /** Distinguishes this acquisition from a later one by the same process. */
-  token: string;
-}
-
-export interface WriterLockOptions {
-  collection: string;
-  /** What the holder is doing ("ingest", "reembed", "delete"), shown to waiters. */
-  operation: string;
-  /** How long to wait for another writer before failing with COLLECTION_BUSY; 0 tries once. */
-  timeoutMs: number;
-  /** Called once, when the lock is held by another writer and this one starts to wait. */
-  onWait?: ((holder: LockHolder | undefined) => void) | undefined;
-}
+export type { LockHolder, WriterLockOptions } from "../writer-lock-holder.js";
 
 /** Time between attempts while waiting (the attempt itself never blocks). */
 const POLL_MS = 50;
@@ -144,11 +125,6 @@ export function describeWait(collection: string, holder: LockHolder | undefined)
   return `waiting for another ${holder?.operation ?? "writer"} of collection '${collection}' (${describeHolder(holder)})…`;
 }
 
-function describeHolder(holder: LockHolder | undefined): string {
-  if (!holder) return "holder unknown";
-  const host = holder.hostname === hostname() ? "" : ` on ${holder.hostname}`;
-  return `pid ${holder.pid}${host}, since ${holder.acquired_at}`;
-}
 
 function busyError(lockPath: string, opts: WriterLockOptions): GroundkitError {
   const holder = readHolder(infoPathOf(lockPath));

@@ -1,0 +1,608 @@
+/**
+ * The server store: one PostgreSQL schema per collection, so any number of
+ * `grk serve` processes on any number of machines share one index. Every write
+ * that touches a document (row, chunks, BM25 postings, vectors, generation)
+ * commits in one transaction; reads that take several statements run in one
+ * REPEATABLE READ snapshot, so a reader sees a document's old or new state,
+ * never a mix.
+ *
+ * Synchronous like the SQLite store (the Store interface is): the pg pool runs
+ * in a worker thread and each call blocks on its reply (sync-connection.ts).
+ */
+import { randomUUID } from "node:crypto";
+import { chunkTokens } from "../../analysis/chunk-tokens.js";
+import { compileGlob } from "../../core/glob.js";
+import { GroundkitError } from "../../core/errors.js";
+import { BM25_DEFAULTS, countQueryTerms } from "../bm25.js";
+import type {
+  ChunkFilter,
+  DocumentListing,
+  DocumentRef,
+  DocumentState,
+  NewChunk,
+  ScoredChunk,
+  Store,
+  StoreStats,
+  StoredChunk,
+  StoredDocument,
+} from "../store.js";
+import { CHUNK_COLUMNS, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, statsOf, toChunk, toDocument, type DocumentRow, type JoinedRow } from "../rows.js";
+import { checkDimensions, checkVector, unitCopy } from "../vectors.js";
+import { resolvePoolSettings, DEFAULT_SCHEMA, type PostgresStoreConfig } from "./connection-settings.js";
+import { compileChunkFilter, globsOf, Params, PATH_OF_DOCUMENT } from "./filter-sql.js";
+import { dropSchema, LOCK_CLASS, lockKey, openSchema, quoteIdent } from "./open-schema.js";
+import { postingsOf, queryWeights, scoringParams, scoringSql } from "./postings.js";
+import { SCHEMA_VERSION } from "./schema.js";
+import { SyncConnection } from "./sync-connection.js";
+import type { WriterLockOptions } from "../writer-lock-holder.js";
+import { withAdvisoryWriterLock } from "./writer-lock.js";
+
+/** One statement for {@link SyncConnection.batch}. */
+interface Statement {
+  sql: string;
+  params?: unknown[];
+}
+
+const BUMP_GENERATION: Statement = {
+  sql: `INSERT INTO meta (key, value) VALUES ('generation', '1')
+    ON CONFLICT (key) DO UPDATE SET value = (meta.value::bigint + 1)::text`,
+};
+
+/** Seen sources buffered before they are written to walk_seen. */
+const SEEN_PAGE = 1000;
+
+/** Glob matching steps one filtered statement may spend (as store/sqlite/functions.ts). */
+const GLOB_STEPS_PER_STATEMENT = 50_000_000;
+
+
+
+
+
+
+/** A float4[] literal; float32 values print exactly enough to read back bit-identical. */
+function vectorLiteral(v: Float32Array): string {
+  return `{${Array.from(v).join(",")}}`;
+}
+
+const byScoreThenChunkId = (a: ScoredChunk, b: ScoredChunk): number =>
+  b.score - a.score || (a.chunk_id < b.chunk_id ? -1 : a.chunk_id > b.chunk_id ? 1 : 0);
+
+/**
+ * PostgreSQL implementation of {@link Store}.
+ *
+ * @example
+ *   const store = PostgresStore.open({ kind: "postgres" }, "default", { create: true });
+ */
+export class PostgresStore implements Store {
+  /** Open transactions and savepoints: 0 outside any. */
+  private depth = 0;
+  private readonly walker = randomUUID();
+  private seenPending: string[] = [];
+
+  private constructor(
+    readonly conn: SyncConnection,
+    /** The collection's schema name (unquoted). */
+    readonly schema: string,
+    /** host:port/database, for messages and `status`. */
+    readonly target: string,
+  ) {}
+
+  /** Open (with `create`, make) the collection `name` in the configured server. */
+  static open(config: PostgresStoreConfig, name: string, opts: { create: boolean }): PostgresStore {
+    const settings = resolvePoolSettings(config);
+    const schema = `${config.schema ?? DEFAULT_SCHEMA}.${name}`;
+    const conn = new SyncConnection(settings, quoteIdent(schema));
+    try {
+      openSchema(conn, schema, { create: opts.create, collection: name });
+    } catch (err) {
+      conn.close();
+      throw err;
+    }
+    return new PostgresStore(conn, schema, settings.target);
+  }
+
+  /** Where the index is, for `status`: server and schema, never the credentials. */
+  get location(): string {
+    return `postgres://${this.target} schema ${quoteIdent(this.schema)}`;
+  }
+
+  /** Names of the collections in the configured server (the schemas under the prefix). */
+  static list(config: PostgresStoreConfig): string[] {
+    const prefix = `${config.schema ?? DEFAULT_SCHEMA}.`;
+    const conn = new SyncConnection(resolvePoolSettings(config), "pg_catalog");
+    try {
+      return conn
+        .query<{ nspname: string }>("SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1) ORDER BY nspname COLLATE \"C\"", [prefix])
+        .rows.map((r) => r.nspname.slice(prefix.length));
+    } finally {
+      conn.close();
+    }
+  }
+
+  /** A long-lived connection for readiness probes of the configured server. */
+  static probe(config: PostgresStoreConfig): { ping(waitMs: number): { ok: true } | { ok: false; reason: string }; close(): void } {
+    return new SyncConnection(resolvePoolSettings({ ...config, pool_max: 2 }), "pg_catalog");
+  }
+
+  /** Drop a collection: refused with COLLECTION_BUSY while a writer holds it (this call does not wait). */
+  static drop(config: PostgresStoreConfig, name: string): void {
+    const store = PostgresStore.open(config, name, { create: false });
+    try {
+      const lockId = randomUUID();
+      const key = lockKey(store.schema, "writer");
+      if (!store.conn.tryLock(lockId, LOCK_CLASS, key)) {
+        throw new GroundkitError("COLLECTION_BUSY", `Collection '${name}' is busy: another writer is changing it.`, { collection: name });
+      }
+      try {
+        dropSchema(store.conn, store.schema);
+      } finally {
+        store.conn.unlock(lockId, LOCK_CLASS, key);
+      }
+    } finally {
+      store.conn.close();
+    }
+  }
+
+  /** Run a writing call holding the collection's writer lock (an advisory lock: writers on every machine take turns). */
+  withWriterLock<T>(opts: WriterLockOptions, fn: () => Promise<T>): Promise<T> {
+    return withAdvisoryWriterLock(this.conn, lockKey(this.schema, "writer"), opts, fn);
+  }
+
+  /** Run `fn` in a transaction, or a savepoint of the open one. */
+  private tx<T>(fn: () => T, begin = "BEGIN"): T {
+    if (this.depth === 0) {
+      this.conn.begin(begin);
+      this.depth = 1;
+      try {
+        const out = fn();
+        this.conn.end("COMMIT");
+        return out;
+      } catch (err) {
+        this.rollbackQuietly();
+        throw err;
+      } finally {
+        this.depth = 0;
+      }
+    }
+    const name = `grk_sp${this.depth}`;
+    this.conn.query(`SAVEPOINT ${name}`);
+    this.depth++;
+    try {
+      const out = fn();
+      this.conn.query(`RELEASE SAVEPOINT ${name}`);
+      return out;
+    } catch (err) {
+      try {
+        this.conn.query(`ROLLBACK TO SAVEPOINT ${name}`);
+        this.conn.query(`RELEASE SAVEPOINT ${name}`);
+      } catch {
+        // The transaction itself is lost (server gone); the outer level rolls back.
+      }
+      throw err;
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private rollbackQuietly(): void {
+    try {
+      this.conn.end("ROLLBACK");
+    } catch {
+      // The connection is gone, and the server rolled back with it.
+    }
+  }
+
+  /** Several reads from one snapshot (one statement needs none). */
+  private snapshot<T>(fn: () => T): T {
+    if (this.depth > 0) return fn();
+    return this.tx(fn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+  }
+
+  listDocuments(opts: { prefix?: string | undefined; after?: string | undefined; limit: number }): DocumentListing[] {
+    // Byte-wise order and comparison (COLLATE "C"), as SQLite pages them, whatever the server's locale.
+    const rows = this.conn.query<DocumentRow & { chunk_count: string }>(
+      `SELECT ${DOC_COLUMNS}, (SELECT count(*) FROM chunks c WHERE c.doc_id = d.id) AS chunk_count
+       FROM documents d WHERE starts_with(d.source COLLATE "C", $1) AND d.source COLLATE "C" > $2
+       ORDER BY d.source COLLATE "C" LIMIT $3`,
+      [opts.prefix ?? "", opts.after ?? "", opts.limit],
+    ).rows;
+    return rows.map((r) => ({ ...toDocument(r), chunks: Number(r.chunk_count) }));
+  }
+
+  documentIdsWithPrefix(prefix: string, limit: number): string[] {
+    return this.conn
+      .query<{ id: string }>(
+        `SELECT document_id AS id FROM documents WHERE starts_with(document_id, $1) ORDER BY document_id COLLATE "C" LIMIT $2`,
+        [prefix, limit],
+      )
+      .rows.map((r) => r.id);
+  }
+
+  chunkIdsWithPrefix(prefix: string, limit: number): string[] {
+    return this.conn
+      .query<{ id: string }>(`SELECT chunk_id AS id FROM chunks WHERE starts_with(chunk_id, $1) ORDER BY chunk_id COLLATE "C" LIMIT $2`, [
+        prefix,
+        limit,
+      ])
+      .rows.map((r) => r.id);
+  }
+
+  chunkIdAt(documentId: string, offset: number): string | undefined {
+    // As the SQLite store: the chunk holding the offset, else the last one starting before it, else the first.
+    return this.conn.query<{ id: string }>(
+      `SELECT c.chunk_id AS id FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE d.document_id = $1
+       ORDER BY (c.start_offset <= $2 AND c.end_offset > $2) DESC, (c.start_offset <= $2) DESC,
+         CASE WHEN c.start_offset <= $2 THEN -c.start_offset ELSE c.start_offset END LIMIT 1`,
+      [documentId, offset],
+    ).rows[0]?.id;
+  }
+
+  getDocumentBySource(source: string): StoredDocument | undefined {
+    const row = this.conn.query<DocumentRow>(`SELECT ${DOC_COLUMNS} FROM documents d WHERE d.source = $1`, [source]).rows[0];
+    return row ? toDocument(row) : undefined;
+  }
+
+  getDocument(documentId: string): StoredDocument | undefined {
+    const row = this.conn.query<DocumentRow>(`SELECT ${DOC_COLUMNS} FROM documents d WHERE d.document_id = $1`, [documentId]).rows[0];
+    return row ? toDocument(row) : undefined;
+  }
+
+  documentState(source: string): DocumentState | undefined {
+    return this.conn.query<DocumentState>("SELECT fingerprint, base_dir FROM documents WHERE source = $1", [source]).rows[0];
+  }
+
+  replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: Float32Array[]): void {
+    if (vectors && vectors.length !== chunks.length) {
+      throw new GroundkitError("INTERNAL", `${vectors.length} vectors for ${chunks.length} chunks.`);
+    }
+    const units = vectors ? this.unitVectors(vectors) : undefined;
+    const postings = chunks.map((ch) => postingsOf(chunkTokens(ch.text, ch.heading_path)));
+    const statements = [this.removeDocumentRows(doc.source), this.insertDocument(doc, chunks, postings)];
+    if (units && units.length > 0) statements.push(this.upsertVectors(chunks.map((c) => c.chunk_id), units, "chunk_id"));
+    statements.push(BUMP_GENERATION);
+    // One hop to the worker for the whole replacement: in a savepoint of the caller's transaction, or a transaction of its own.
+    if (this.depth > 0) {
+      const name = `grk_sp${this.depth}`;
+      try {
+        this.conn.batch([{ sql: `SAVEPOINT ${name}` }, ...statements, { sql: `RELEASE SAVEPOINT ${name}` }]);
+      } catch (err) {
+        try {
+          this.conn.batch([{ sql: `ROLLBACK TO SAVEPOINT ${name}` }, { sql: `RELEASE SAVEPOINT ${name}` }]);
+        } catch {
+          // The transaction itself is lost (server gone); the caller's level rolls back.
+        }
+        throw err;
+      }
+      return;
+    }
+    this.tx(() => this.conn.batch(statements));
+  }
+
+  /** The statement writing the document row, its chunks and their postings (run in the caller's transaction). */
+  private insertDocument(doc: StoredDocument, chunks: NewChunk[], postings: ReturnType<typeof postingsOf>[]): Statement {
+    const col = <K extends keyof NewChunk>(k: K): Array<NewChunk[K]> => chunks.map((c) => c[k]);
+    const pChunk: string[] = [];
+    const pTerm: string[] = [];
+    const pTf: number[] = [];
+    postings.forEach((p, i) => {
+      for (let j = 0; j < p.terms.length; j++) {
+        pChunk.push(chunks[i]!.chunk_id);
+        pTerm.push(p.terms[j]!);
+        pTf.push(p.tfs[j]!);
+      }
+    });
+    const totalLen = postings.reduce((n, p) => n + p.dl, 0);
+    return {
+      sql: `WITH doc AS (
+         INSERT INTO documents (id, document_id, source, source_class, extractor, base_dir, fingerprint, content_hash,
+           content_length, ingested_at, metadata)
+         VALUES (nextval('document_ids'), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id),
+       ins AS (
+         INSERT INTO chunks (id, chunk_id, doc_id, ordinal, text, start_offset, end_offset, start_line, end_line,
+           page_start, page_end, text_hash, metadata, dl)
+         SELECT nextval('chunk_ids'), u.chunk_id, doc.id, u.ordinal, u.text, u.start_offset, u.end_offset, u.start_line,
+           u.end_line, u.page_start, u.page_end, u.text_hash, u.metadata, u.dl
+         FROM doc, unnest($11::text[], $12::int[], $13::text[], $14::bigint[], $15::bigint[], $16::int[], $17::int[],
+           $18::int[], $19::int[], $20::text[], $21::text[], $22::int[])
+           AS u(chunk_id, ordinal, text, start_offset, end_offset, start_line, end_line, page_start, page_end, text_hash, metadata, dl)
+         RETURNING id, chunk_id, dl),
+       post AS (
+         INSERT INTO bm25_postings (term, chunk, tf, dl)
+         SELECT p.term, ins.id, p.tf, ins.dl FROM unnest($23::text[], $24::text[], $25::int[]) AS p(chunk_id, term, tf)
+         JOIN ins ON ins.chunk_id = p.chunk_id)
+       UPDATE bm25_stats SET docs = docs + $26, total_len = total_len + $27`,
+      params: [
+        doc.document_id,
+        doc.source,
+        doc.source_class,
+        doc.extractor,
+        doc.base_dir,
+        doc.fingerprint,
+        doc.content_hash,
+        doc.content_length,
+        doc.ingested_at,
+        JSON.stringify(doc.metadata),
+        col("chunk_id"),
+        col("ordinal"),
+        col("text"),
+        col("start_offset"),
+        col("end_offset"),
+        col("start_line"),
+        col("end_line"),
+        col("page_start"),
+        col("page_end"),
+        col("text_hash"),
+        chunks.map((c) => JSON.stringify({ heading_path: c.heading_path })),
+        postings.map((p) => p.dl),
+        pChunk,
+        pTerm,
+        pTf,
+        chunks.length,
+        totalLen,
+      ],
+    };
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.tx(fn);
+  }
+
+  deleteDocument(documentId: string): boolean {
+    return this.tx(() => {
+      const doc = this.getDocument(documentId);
+      if (!doc) return false;
+      this.conn.batch([this.removeDocumentRows(doc.source), BUMP_GENERATION]);
+      return true;
+    });
+  }
+
+  /** The statement deleting a document's row; its chunks, postings and vectors go by ON DELETE CASCADE (run in the caller's transaction). */
+  private removeDocumentRows(source: string): Statement {
+    return {
+      sql: `WITH d AS (SELECT id FROM documents WHERE source = $1),
+       c AS (SELECT count(*) AS n, COALESCE(sum(dl), 0) AS s FROM chunks WHERE doc_id IN (SELECT id FROM d)),
+       u AS (UPDATE bm25_stats SET docs = docs - c.n, total_len = total_len - c.s FROM c WHERE c.n > 0 RETURNING 1)
+       DELETE FROM documents WHERE id IN (SELECT id FROM d)`,
+      params: [source],
+    };
+  }
+
+  resetSeenSources(): void {
+    this.seenPending = [];
+    this.conn.query("DELETE FROM walk_seen WHERE walker = $1", [this.walker]);
+  }
+
+  markSourceSeen(source: string): void {
+    this.seenPending.push(source);
+    if (this.seenPending.length >= SEEN_PAGE) this.flushSeen();
+  }
+
+  unseenDocumentsUnder(prefix: string, afterRowid: number, limit: number): DocumentRef[] {
+    this.flushSeen();
+    return this.conn.query<DocumentRef>(
+      `SELECT id AS rowid, document_id, source, source_class FROM documents d
+       WHERE id > $1 AND starts_with(source, $2)
+         AND NOT EXISTS (SELECT 1 FROM walk_seen s WHERE s.walker = $3 AND s.source = d.source)
+       ORDER BY id LIMIT $4`,
+      [afterRowid, prefix, this.walker, limit],
+    ).rows;
+  }
+
+  private flushSeen(): void {
+    if (this.seenPending.length === 0) return;
+    const pending = this.seenPending;
+    this.seenPending = [];
+    this.conn.query("INSERT INTO walk_seen (walker, source) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING", [this.walker, pending]);
+  }
+
+  getChunk(chunkId: string): StoredChunk | undefined {
+    const row = this.conn.query<JoinedRow>(
+      `SELECT ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.chunk_id = $1`,
+      [chunkId],
+    ).rows[0];
+    return row ? toChunk(row) : undefined;
+  }
+
+  searchLexical(terms: string[], limit: number, filter?: ChunkFilter): ScoredChunk[] {
+    const q = countQueryTerms(terms);
+    if (q.terms.length === 0 || !(limit >= 1)) return [];
+    const k = Math.floor(Math.min(limit, 1_000_000));
+    return this.snapshot(() => {
+      const w = queryWeights(this.conn, q.terms, q.qtfs, BM25_DEFAULTS.k1, BM25_DEFAULTS.b);
+      if (!w) return [];
+      const params = new Params(scoringParams(w, k));
+      const allowed = filter ? `p.chunk IN (${this.filteredChunkIds(filter, params)})` : undefined;
+      return this.conn
+        .query<JoinedRow & { score: number }>(
+          `WITH s AS (${scoringSql(allowed)})
+           SELECT s.score, ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM s JOIN chunks c ON c.id = s.chunk JOIN documents d ON d.id = c.doc_id`,
+          params.values,
+        )
+        .rows.map((r) => ({ ...toChunk(r), score: r.score }))
+        .sort(byScoreThenChunkId);
+    });
+  }
+
+  /** A SELECT of the chunk ids passing a filter; path globs are matched here, in code, first. */
+  private filteredChunkIds(filter: ChunkFilter, params: Params): string {
+    const globs = new Map<string, number[]>();
+    const patterns = globsOf(filter);
+    if (patterns.length > 0) {
+      const docs = this.conn.query<[number, string]>(`SELECT d.id, ${PATH_OF_DOCUMENT} FROM documents d`, [], "array").rows;
+      let remaining = GLOB_STEPS_PER_STATEMENT;
+      for (const pattern of patterns) {
+        const match = compileGlob(pattern, { dot: true, errorCode: "INVALID_FILTER" });
+        const meter = {
+          spend: (steps: number) => {
+            remaining -= steps;
+            if (remaining < 0) {
+              throw new GroundkitError(
+                "INVALID_FILTER",
+                `The path filter '${pattern.slice(0, 80)}' needs more than ${GLOB_STEPS_PER_STATEMENT} matching steps on this ` +
+                  "collection; use a simpler glob (fewer '*' per segment, shorter literal runs) or path^=<prefix>.",
+              );
+            }
+          },
+        };
+        globs.set(pattern, docs.filter(([, path]) => match(path, meter)).map(([id]) => id));
+      }
+    }
+    return `SELECT c.id FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE ${compileChunkFilter(filter, globs, params)}`;
+  }
+
+  /** Check vectors (width against the stored one, finite, a direction) and return unit-length copies. */
+  private unitVectors(vectors: Float32Array[], against: "stored" | "replacing" = "stored"): Float32Array[] {
+    if (vectors.length === 0) return [];
+    const dims = vectors[0]!.length;
+    checkDimensions(dims);
+    // Replacing every vector (re-embedding) may change the width; adding to the stored ones may not.
+    const stored = against === "stored" ? this.vectorDimensions() : undefined;
+    if (stored !== undefined && stored !== dims) {
+      throw new GroundkitError(
+        "EMBEDDING_MISMATCH",
+        `The collection stores ${stored}-dimensional vectors; ${dims}-dimensional vectors cannot be added.`,
+        { stored, requested: dims },
+      );
+    }
+    return vectors.map((v) => unitCopy(v, checkVector(v, dims)));
+  }
+
+  /** The statement inserting or replacing vectors of existing chunks, keyed by chunk row id or chunk id. */
+  private upsertVectors(keys: Array<number | string>, units: Float32Array[], by: "id" | "chunk_id"): Statement {
+    return {
+      sql: `INSERT INTO vectors (chunk, embedding)
+       SELECT c.id, u.e::real[] FROM unnest($1::${by === "id" ? "bigint" : "text"}[], $2::text[]) AS u(k, e)
+       JOIN chunks c ON c.${by} = u.k
+       ON CONFLICT (chunk) DO UPDATE SET embedding = excluded.embedding`,
+      params: [keys, units.map(vectorLiteral)],
+    };
+  }
+
+  /**
+   * Chunks nearest to a query vector, score = cosine similarity. An exact scan
+   * over every stored vector (the stored and query vectors are unit length, so
+   * cosine is their dot product); see docs/decisions/0011-postgres-store.md.
+   */
+  searchVectors(query: Float32Array, limit: number, filter?: ChunkFilter): ScoredChunk[] {
+    const dims = this.vectorDimensions();
+    if (dims === undefined) throw new GroundkitError("NO_VECTORS", "This collection has no vectors yet.");
+    const q = unitCopy(query, checkVector(query, dims));
+    if (!Number.isInteger(limit) || limit < 1 || limit > 4096) {
+      throw new GroundkitError("INVALID_ARGUMENT", `k must be an integer from 1 to 4096, got ${limit}.`);
+    }
+    return this.snapshot(() => {
+      const params = new Params([vectorLiteral(q), limit]);
+      const allowed = filter ? `WHERE v.chunk IN (${this.filteredChunkIds(filter, params)})` : "";
+      return this.conn
+        .query<JoinedRow & { score: number; rowid_: number }>(
+          `WITH s AS (
+             SELECT v.chunk, (SELECT sum(a::float8 * b::float8) FROM unnest(v.embedding, $1::real[]) AS t(a, b)) AS score
+             FROM vectors v ${allowed} ORDER BY score DESC, v.chunk LIMIT $2)
+           SELECT s.score, s.chunk AS rowid_, ${CHUNK_COLUMNS}, ${DOC_COLUMNS}
+           FROM s JOIN chunks c ON c.id = s.chunk JOIN documents d ON d.id = c.doc_id ORDER BY s.score DESC, s.chunk`,
+          params.values,
+        )
+        .rows.map((r) => ({ ...toChunk(r), score: r.score }));
+    });
+  }
+
+  /** Every chunk's rowid and text, in rowid order (for re-embedding). */
+  allChunkTexts(): Array<{ rowid: number; text: string }> {
+    return this.conn.query<{ rowid: number; text: string }>("SELECT id AS rowid, text FROM chunks ORDER BY id").rows;
+  }
+
+  vectorDimensions(): number | undefined {
+    const row = this.conn.query<{ d: number | null }>("SELECT array_length(embedding, 1) AS d FROM vectors LIMIT 1").rows[0];
+    return row?.d ?? undefined;
+  }
+
+  countVectors(): number {
+    return this.conn.query<{ n: number }>("SELECT count(*) AS n FROM vectors").rows[0]!.n;
+  }
+
+  chunksMissingVectors(limit: number): Array<{ rowid: number; text: string }> {
+    return this.conn.query<{ rowid: number; text: string }>(
+      `SELECT c.id AS rowid, c.text FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk = c.id)
+       ORDER BY c.id LIMIT $1`,
+      [Math.max(0, Math.floor(limit))],
+    ).rows;
+  }
+
+  /** Write vectors for existing chunks in one transaction (rows whose chunk vanished meanwhile are skipped). */
+  writeVectors(rows: Array<{ rowid: number; vector: Float32Array }>): void {
+    if (rows.length === 0) return;
+    const units = this.unitVectors(rows.map((r) => r.vector));
+    this.tx(() => this.conn.batch([this.upsertVectors(rows.map((r) => r.rowid), units, "id")]));
+  }
+
+  /** Replace every vector and the recorded identity in one transaction (re-embedding swaps atomically). */
+  replaceAllVectors(rows: Array<{ rowid: number; vector: Float32Array }>, meta: Record<string, string>): void {
+    const units = this.unitVectors(rows.map((r) => r.vector), "replacing");
+    this.tx(() => {
+      const statements: Statement[] = [{ sql: "DELETE FROM vectors" }];
+      if (rows.length > 0) statements.push(this.upsertVectors(rows.map((r) => r.rowid), units, "id"));
+      this.conn.batch(statements);
+      for (const [k, v] of Object.entries(meta)) this.setMeta(k, v);
+      this.conn.batch([BUMP_GENERATION]);
+    });
+  }
+
+  documentsAfter(afterRowid: number, limit: number): DocumentRef[] {
+    return this.conn.query<DocumentRef>(
+      "SELECT id AS rowid, document_id, source, source_class FROM documents WHERE id > $1 ORDER BY id LIMIT $2",
+      [afterRowid, limit],
+    ).rows;
+  }
+
+  chunksOf(documentId: string): Array<NewChunk & { rowid: number }> {
+    return this.conn
+      .query<JoinedRow & { rowid_: number }>(
+        `SELECT c.id AS rowid_, ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id
+         WHERE d.document_id = $1 ORDER BY c.ordinal`,
+        [documentId],
+      )
+      .rows.map((r) => {
+        const { document: _document, ...chunk } = toChunk(r);
+        return { ...chunk, rowid: r.rowid_ };
+      });
+  }
+
+  vectorsOf(rowids: number[]): Map<number, Float32Array> {
+    if (rowids.length === 0) return new Map();
+    const rows = this.conn.query<{ chunk: number; embedding: number[] }>(
+      "SELECT chunk, embedding FROM vectors WHERE chunk = ANY($1::bigint[])",
+      [rowids],
+    ).rows;
+    return new Map(rows.map((r) => [r.chunk, Float32Array.from(r.embedding)]));
+  }
+
+  allMeta(): Record<string, string> {
+    const rows = this.conn.query<{ key: string; value: string }>("SELECT key, value FROM meta").rows;
+    return Object.fromEntries(rows.map((r) => [r.key, r.value]));
+  }
+
+  getMeta(key: string): string | undefined {
+    return this.conn.query<{ value: string }>("SELECT value FROM meta WHERE key = $1", [key]).rows[0]?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.conn.query("INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [key, value]);
+  }
+
+  stats(): StoreStats {
+    return this.snapshot(() => {
+      const byClass = this.conn.query<{ cls: string; docs: number; chunks: number }>(COUNTS_BY_CLASS_SQL).rows;
+      return statsOf(byClass, SCHEMA_VERSION, (k) => this.getMeta(k));
+    });
+  }
+
+  close(): void {
+    try {
+      if (this.depth === 0) this.conn.query("DELETE FROM walk_seen WHERE walker = $1", [this.walker]);
+    } catch {
+      // The walk record is scratch; a server that is gone keeps nothing of this session anyway.
+    } finally {
+      this.conn.close();
+    }
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The PostgreSQL store against a real server on 127.0.0.1 (test/support/postgres-server.ts):
+ * documents, chunks, BM25, filters, vectors, meta and generation, the writer
+ * lock, and a server that is gone answering STORE_UNAVAILABLE instead of hanging.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GroundkitError } from "../src/core/errors.js";
+import { analyzeQuery } from "../src/analysis/analyzer.js";
+import { PostgresStore } from "../src/store/postgres/postgres-store.js";
+import type { NewChunk, StoredDocument } from "../src/store/store.js";
+import { startPostgres, type TestPostgres } from "./support/postgres-server.js";
+
+let pg: TestPostgres;
+const config = { kind: "postgres" as const, url_env: "GRK_TEST_PG_URL", schema: "grk_test" };
+
+beforeAll(async () => {
+  pg = await startPostgres();
+  process.env.GRK_TEST_PG_URL = pg.url;
+});
+afterAll(async () => {
+  await pg?.stop();
+});
+
+function doc(i: number, metadata: Record<string, unknown> = {}): StoredDocument {
+  return {
+    document_id: `doc-${i}`,
+    source: `/corpus/doc${i}.md`,
+    source_class: "text",
+    extractor: null,
+    base_dir: "/corpus",
+    fingerprint: `fp${i}`,
+    content_hash: `h${i}`,
+    content_length: 100,
+    ingested_at: `2026-01-0${1 + (i % 9)}T00:00:00.000Z`,
+    metadata: { rel_path: `doc${i}.md`, ext: ".md", ...metadata },
+  };
+}
+
+function chunk(i: number, j: number, text: string): NewChunk {
+  return {
+    chunk_id: `c-${i}-${j}`,
+    ordinal: j,
+    text,
+    start_offset: j * 10,
+    end_offset: j * 10 + text.length,
+    start_line: 1,
+    end_line: 1,
+    page_start: null,
+    page_end: null,
+    text_hash: `t${i}${j}`,
+    heading_path: ["Title"],
+  };
+}
+
+describe("PostgresStore", () => {
+  it("stores documents and chunks and ranks them by BM25", () => {
+    const store = PostgresStore.open(config, "basic", { create: true });
+    try {
+      store.replaceDocument(doc(1, { tags: ["alpha"] }), [chunk(1, 0, "citations verify exact offsets"), chunk(1, 1, "a ranking engine")]);
+      store.replaceDocument(doc(2), [chunk(2, 0, "offsets offsets offsets of a passage")]);
+      expect(store.getDocument("doc-1")?.metadata).toEqual({ rel_path: "doc1.md", ext: ".md", tags: ["alpha"] });
+      expect(store.getChunk("c-1-1")?.text).toBe("a ranking engine");
+      const hits = store.searchLexical(analyzeQuery("offsets"), 10);
+      expect(hits.map((h) => h.chunk_id)).toEqual(["c-2-0", "c-1-0"]);
+      expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
+      const tagged = store.searchLexical(analyzeQuery("offsets"), 10, { clauses: [{ kind: "tag", value: "alpha" }] });
+      expect(tagged.map((h) => h.chunk_id)).toEqual(["c-1-0"]);
+      const globbed = store.searchLexical(analyzeQuery("offsets"), 10, { clauses: [{ kind: "path_glob", glob: "doc2*" }] });
+      expect(globbed.map((h) => h.chunk_id)).toEqual(["c-2-0"]);
+      expect(store.stats()).toMatchObject({ documents: 2, chunks: 3, generation: 2 });
+      expect(store.deleteDocument("doc-2")).toBe(true);
+      expect(store.searchLexical(analyzeQuery("offsets"), 10).map((h) => h.chunk_id)).toEqual(["c-1-0"]);
+      expect(store.stats()).toMatchObject({ documents: 1, chunks: 2, generation: 3 });
+    } finally {
+      store.close();
+    }
+  });
+
+  it("reports a server that is not there as STORE_UNAVAILABLE", () => {
+    process.env.GRK_DEAD_PG_URL = "postgres://nobody:secret-pw@127.0.0.1:1/none";
+    let err: unknown;
+    try {
+      PostgresStore.open({ kind: "postgres", url_env: "GRK_DEAD_PG_URL" }, "x", { create: true });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(GroundkitError);
+    expect((err as GroundkitError).code).toBe("STORE_UNAVAILABLE");
+    expect((err as Error).message).not.toContain("secret-pw");
+  });
+});
