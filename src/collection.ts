@@ -37,7 +37,9 @@ import { checkQuery, checkTopK } from "./retrieve/query.js";
 import { rankChunks, type RetrievalSettings, type SearchMode } from "./retrieve/search-pipeline.js";
 import { SqliteStore } from "./store/sqlite/sqlite-store.js";
 import { withWriterLock, WriterLock, type LockHolder } from "./store/sqlite/writer-lock.js";
-import type { ScoredChunk, StoreStats, StoredChunk } from "./store/store.js";
+import type { ScoredChunk, StoreStats, StoredChunk, VectorIndexStatus } from "./store/store.js";
+import type { AnnOptions } from "./store/sqlite/ann-index.js";
+import { removeAnnFiles } from "./store/sqlite/ann-file.js";
 import { formatIssues } from "./core/validation.js";
 
 export interface CollectionLocation {
@@ -62,6 +64,8 @@ export interface OpenCollectionOptions extends CollectionLocation {
   extraction?: Partial<ExtractionLimits> | undefined;
   /** Answer document embeddings from this cache and store new ones in it (eval reruns). */
   vectorCache?: VectorCache | undefined;
+  /** How dense search uses the ANN index (default: HNSW from 10k vectors up; `mode: "exact"` never). */
+  vectorIndex?: AnnOptions | undefined;
 }
 
 export type { RetrievalSettings, SearchMode };
@@ -107,6 +111,8 @@ export interface DenseIngestOptions {
   /** Embed chunks (and backfill chunks without vectors) with the collection's embedding provider. */
   dense?: boolean | undefined;
   onEmbedProgress?: ((done: number, total: number) => void) | undefined;
+  /** Called while the ANN index is (re)built at the end of an ingest: vectors added so far, of all. */
+  onIndexProgress?: ((done: number, total: number) => void) | undefined;
 }
 
 /** Chunks embedded per backfill/re-embed batch (one transaction each). */
@@ -125,6 +131,8 @@ export interface CollectionStatus extends StoreStats {
   collection: string;
   path: string;
   vectors: number;
+  /** Which vector index dense search uses, its size and whether it is current. */
+  vector_index: VectorIndexStatus;
   embedding: EmbeddingIdentity | null;
   base_dirs: string[];
   /** The chunking every ingest of this collection uses unless asked for another. */
@@ -151,7 +159,7 @@ export function openCollection(opts: OpenCollectionOptions = {}): Collection {
   }
   let store: SqliteStore;
   try {
-    store = SqliteStore.open(file, { create: opts.create ?? false });
+    store = SqliteStore.open(file, { create: opts.create ?? false, vectorIndex: opts.vectorIndex });
   } catch (err) {
     throw storeOpenError(indexDir, file, err);
   }
@@ -199,6 +207,7 @@ export function deleteCollection(loc: CollectionLocation): void {
   const lock = WriterLock.acquireNow(WriterLock.pathFor(file), { collection: name, operation: "delete" });
   try {
     for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true });
+    removeAnnFiles(file);
     rmSync(join(indexDir, `${name}.snapshots`), { recursive: true, force: true });
   } finally {
     lock.release();
@@ -284,6 +293,8 @@ export class Collection {
       this.store.setMeta("chunker", recordChunking(chunking));
       summary.chunking = chunking;
       if (provider) summary.vectors_written += await this.backfillVectors(provider, opts.onEmbedProgress);
+      // Under the writer lock: fold this run's vector changes into the saved ANN index (a no-op when current).
+      this.store.syncVectorIndex(opts.onIndexProgress);
       return summary;
     });
   }
@@ -322,6 +333,7 @@ export class Collection {
         onProgress?.(rows.length, all.length);
       }
       this.store.replaceAllVectors(rows, identityMeta(provider, config));
+      this.store.syncVectorIndex();
       return { vectors_written: rows.length };
     });
   }
@@ -483,6 +495,7 @@ export class Collection {
       path: this.path,
       ...this.store.stats(),
       vectors: this.store.countVectors(),
+      vector_index: this.store.vectorIndexStatus(),
       embedding: recordedIdentity(this.store) ?? null,
       base_dirs: this.baseDirs(),
       chunker: parseRecordedChunking(chunker),

@@ -44,6 +44,7 @@ export function ingestCommand(): Command {
       const col = openCollection({ ...loc, create: true });
       const progress = createProgress(flags.progress !== false);
       const embedRate = createRate("chunks");
+      const indexRate = createRate("vectors");
       let summary: IngestSummary;
       try {
         summary = await col.ingest(paths, {
@@ -59,6 +60,7 @@ export function ingestCommand(): Command {
           dense: flags.dense ?? false,
           ...lockWait(flags, col.name),
           onEmbedProgress: (done, total) => progress.update(`embedding: ${done}/${total} chunks ${embedRate(done, total)}`),
+          onIndexProgress: (done, total) => progress.update(`vector index: ${done}/${total} vectors ${indexRate(done, total)}`),
           onProgress: (p) =>
             progress.update(
               `ingest: ${p.files_seen} seen, ${p.indexed} indexed, ${p.unchanged} unchanged, ${p.failed} failed  ${p.current ? displaySource(p.current) : ""}`,
