@@ -159,11 +159,31 @@ export function openCollection(opts: OpenCollectionOptions = {}): Collection {
   }
   let store: SqliteStore;
   try {
-    store = SqliteStore.open(file, { create: opts.create ?? false, vectorIndex: opts.vectorIndex });
+    store = SqliteStore.open(file, { create: opts.create ?? false, vectorIndex: opts.vectorIndex ?? annOptionsFromEnv() });
   } catch (err) {
     throw storeOpenError(indexDir, file, err);
   }
   return new Collection(name, indexDir, file, store, opts);
+}
+
+/**
+ * Vector index tuning from the environment (docs/vector-index.md):
+ * `GROUNDKIT_ANN=exact` turns the HNSW index off; `GROUNDKIT_ANN_MIN_VECTORS=N`
+ * moves the size from which it is used (default 10,000).
+ *
+ * @throws GroundkitError INVALID_CONFIG for a value that is not one of those
+ */
+function annOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): AnnOptions | undefined {
+  const mode = env.GROUNDKIT_ANN;
+  const min = env.GROUNDKIT_ANN_MIN_VECTORS;
+  if (!mode && !min) return undefined;
+  if (mode && mode !== "exact" && mode !== "auto") {
+    throw new GroundkitError("INVALID_CONFIG", `GROUNDKIT_ANN must be 'auto' or 'exact', got '${mode}'.`);
+  }
+  if (min && !/^\d{1,9}$/.test(min)) {
+    throw new GroundkitError("INVALID_CONFIG", `GROUNDKIT_ANN_MIN_VECTORS must be a whole number, got '${min}'.`);
+  }
+  return { ...(mode ? { mode: mode as "auto" | "exact" } : {}), ...(min ? { minVectors: Number(min) } : {}) };
 }
 
 function inodeOf(path: string): number | undefined {

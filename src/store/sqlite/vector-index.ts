@@ -277,10 +277,15 @@ export function upsertVectors(db: Db, rows: ReadonlyArray<VectorRow>): void {
   })();
 }
 
-/** Reads one stored vector's bytes by rowid (undefined when absent). */
+/**
+ * Reads one stored vector's bytes by rowid (undefined when absent). Absence is
+ * checked first in vec0's own rowid table (a plain B-tree lookup): most writes are
+ * of new chunks, and vec0's point read costs more than the lookup.
+ */
 function storedBlob(db: Db): (rowid: bigint) => Buffer | undefined {
+  const has = prepared(db, `SELECT 1 FROM ${VECTOR_TABLE}_rowids WHERE rowid = ?`).pluck();
   const get = prepared(db, `SELECT embedding FROM ${VECTOR_TABLE} WHERE rowid = ?`).pluck();
-  return (rowid) => get.get(rowid) as Buffer | undefined;
+  return (rowid) => (has.get(rowid) === undefined ? undefined : (get.get(rowid) as Buffer | undefined));
 }
 
 /** Delete vectors by chunk rowid; missing rowids are ignored. Returns how many were deleted. No-op without a table. */
