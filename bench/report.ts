@@ -251,12 +251,13 @@ export function renderMarkdown(r: BenchResults, level = 2): string {
       out.push(`${h} Filtered dense search, k = 10: exact vs the widened graph`, "");
       out.push(
         ...table(
-          ["vectors", "selectivity", "passing", "exact p50", "ANN p50", "ANN recall@10", "ANN fell back to exact"],
+          ["vectors", "selectivity", "passing", "exact p50 (sqlite-vec scan)", "exact p50 (point reads)", "ANN p50", "ANN recall@10", "ANN fell back to exact"],
           filtered.map((f) => [
             fmt(f.vectors, 0),
             `${fmt(f.selectivity * 100, 1)}%`,
             fmt(f.passing, 0),
             fmt(f.exact_p50_ms, 2),
+            fmt(f.exact_point_reads_p50_ms, 2),
             fmt(f.ann_p50_ms, 2),
             fmt(f.ann_recall10, 4),
             fmt(f.ann_fallbacks, 0),

@@ -145,7 +145,8 @@ export class AnnIndex {
     const want = Math.max(3 * k, k + RERANK_EXTRA);
     // Widen by the filter's selectivity: the graph returns candidates in distance order.
     const selectivity = allowed === undefined ? 1 : Math.max(allowed.size / Math.max(count, 1), 1e-9);
-    let fetch = Math.min(MAX_FETCH, Math.ceil((want + Math.min(index.shadowed.size, MAX_FETCH)) / selectivity) + 8);
+    // Shadowed rowids (changed since the saved state) rarely fall among the candidates: a shortfall widens below.
+    let fetch = Math.min(MAX_FETCH, Math.ceil(want / selectivity) + 8);
     for (;;) {
       const hits = this.collect(index, query, fetch, allowed);
       const exhausted = fetch >= index.base.size() + (index.delta?.size() ?? 0);
@@ -155,6 +156,15 @@ export class AnnIndex {
       if (fetch >= MAX_FETCH) return undefined;
       fetch = Math.min(MAX_FETCH, fetch * 4);
     }
+  }
+
+  /**
+   * The exact top `k` among `allowed` by reading just those vectors (point reads,
+   * cost proportional to the filter, not the collection: sqlite-vec's filtered
+   * scan reads every vector). For selective filters. Run inside a read transaction.
+   */
+  exactAmong(query: Float32Array, k: number, allowed: ReadonlySet<number>): VectorHit[] {
+    return this.rerank(query, [...allowed].map((rowid) => ({ rowid, distance: 0 }))).slice(0, k);
   }
 
   /**

@@ -340,9 +340,9 @@ export class SqliteStore implements Store {
     if (filter) {
       allowed = this.filteredRowids(filter);
       if (allowed.size === 0) return [];
-      if (allowed.size <= this.ann.filterExactMax) return knn(this.db, query, k, { rowids: allowed });
     }
     const unit = def.metric === "l2" ? q : prepareVector(query, { ...def, metric: "l2" });
+    if (allowed !== undefined && allowed.size <= this.ann.filterExactMax) return this.ann.exactAmong(unit, k, allowed);
     return this.ann.search(unit, k, allowed) ?? knn(this.db, query, k, filter ? filteredChunkIds(filter) : undefined);
   }
 
