@@ -63,6 +63,10 @@ export const ERROR_CATALOGUE = {
   STORE_NEWER: { http: 409, hint: "Upgrade groundkit: this index was written by a newer version." },
   STORE_CORRUPT: { http: 500, hint: "Delete the collection and ingest again." },
   STORE_BUSY: { http: 503, hint: "Another process holds the index; retry shortly." },
+  VECTOR_INDEX_UNWRITABLE: {
+    http: 500,
+    hint: "Free disk space or fix the index directory's permissions; the vectors are committed, and the next ingest rebuilds the HNSW index.",
+  },
   COLLECTION_BUSY: {
     http: 409,
     hint: "Another writer (ingest, reembed or delete) is changing this collection; retry when it is done, or wait longer with --lock-timeout SECONDS.",

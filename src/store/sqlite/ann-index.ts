@@ -332,7 +332,14 @@ export class AnnIndex {
       } else {
         index = this.build(state, count, onProgress);
       }
-      const saved = saveAnnIndex(this.dbPath, index.base, { ...index.header, ...index.applied, count: index.base.size() });
+      let saved: AnnHeader;
+      try {
+        saved = saveAnnIndex(this.dbPath, index.base, { ...index.header, ...index.applied, count: index.base.size() });
+      } catch (err) {
+        throw new GroundkitError("VECTOR_INDEX_UNWRITABLE", `The HNSW index beside ${this.dbPath} could not be saved.`, undefined, {
+          cause: err,
+        });
+      }
       this.loaded = undefined;
       return { header: saved, state: index.applied };
     })();
