@@ -12,6 +12,7 @@ import { mulberry32 } from "../src/core/random.js";
 import type { ChunkFilter, NewChunk, StoredDocument } from "../src/store/store.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import type { AnnOptions } from "../src/store/sqlite/ann-index.js";
+import { openCollection } from "../src/collection.js";
 
 const DIMS = 24;
 const CHUNKS_PER_DOC = 4;
@@ -248,6 +249,24 @@ describe("ANN vector index", () => {
       expect(existsSync(`${path}.ann.json`)).toBe(false);
     } finally {
       store.close();
+    }
+  });
+
+  it("the collection's status carries the vector index; a bad GROUNDKIT_ANN is a typed error", () => {
+    const loc = { indexDir: join(dir, "idx"), collection: "c" };
+    const col = openCollection({ ...loc, create: true });
+    try {
+      expect(col.status().vector_index).toMatchObject({ kind: "exact", reason: "no vectors", state: "none", vectors: 0 });
+    } finally {
+      col.close();
+    }
+    const saved = process.env.GROUNDKIT_ANN;
+    process.env.GROUNDKIT_ANN = "fast";
+    try {
+      expect(() => openCollection(loc)).toThrow(expect.objectContaining({ code: "INVALID_CONFIG" }));
+    } finally {
+      if (saved === undefined) delete process.env.GROUNDKIT_ANN;
+      else process.env.GROUNDKIT_ANN = saved;
     }
   });
 });
