@@ -257,7 +257,7 @@ export function renderMarkdown(r: BenchResults, level = 2): string {
             `${fmt(f.selectivity * 100, 1)}%`,
             fmt(f.passing, 0),
             fmt(f.exact_p50_ms, 2),
-            fmt(f.exact_point_reads_p50_ms, 2),
+            f.exact_point_reads_p50_ms === null ? "—" : fmt(f.exact_point_reads_p50_ms, 2),
             fmt(f.ann_p50_ms, 2),
             fmt(f.ann_recall10, 4),
             fmt(f.ann_fallbacks, 0),

@@ -13,6 +13,8 @@ import { mixSeed, Rng } from "./rng.js";
 const OWN_QUERIES = 24;
 const RANDOM_QUERIES = 4;
 const K = 10;
+/** Scores closer than this are a tie (float32 rounding in sqlite-vec's distance). */
+const TIE = 1e-5;
 
 /** Violations found; `afterRecovery`: a finished ingest synced the index, so it must also be current. */
 export function annViolations(dbPath: string, round: number, afterRecovery: boolean): string[] {
@@ -38,12 +40,21 @@ export function annViolations(dbPath: string, round: number, afterRecovery: bool
     }
     for (let i = 0; i < RANDOM_QUERIES; i++) queries.push({ vector: Float32Array.from({ length: dims }, () => rng.float() * 2 - 1) });
     for (const q of queries) {
-      const got = ann.searchVectors(q.vector, K).map((h) => h.chunk_id);
-      const want = exact.searchVectors(q.vector, K).map((h) => h.chunk_id);
-      if (got.join("|") !== want.join("|")) {
-        out.push(`ANN answer differs from exact (${status.state}): got ${got.slice(0, 4).join(",")}… want ${want.slice(0, 4).join(",")}…`);
+      const gotHits = ann.searchVectors(q.vector, K);
+      const wantHits = exact.searchVectors(q.vector, K);
+      const got = gotHits.map((h) => h.chunk_id);
+      if (got.join("|") !== wantHits.map((h) => h.chunk_id).join("|")) {
+        // sqlite-vec scores in float32 (l2, then cosine), the graph's re-rank in double: near-ties may swap.
+        // Anything else is a real difference: a score list that differs, or a clearly better chunk left out.
+        const scoresDiffer = gotHits.length !== wantHits.length || gotHits.some((h, i) => Math.abs(h.score - wantHits[i]!.score) > TIE);
+        const kth = gotHits.at(-1)?.score ?? -Infinity;
+        const missed = wantHits.filter((h) => h.score > kth + TIE && !got.includes(h.chunk_id));
+        if (scoresDiffer || missed.length > 0) {
+          const show = (hs: typeof gotHits): string => hs.slice(0, 5).map((h) => `${h.chunk_id.slice(0, 8)}@${h.score.toFixed(6)}`).join(",");
+          out.push(`ANN answer differs from exact (${status.state}): got ${show(gotHits)}… want ${show(wantHits)}…`);
+        }
       }
-      if (q.own !== undefined && !got.includes(q.own) && want.includes(q.own)) out.push(`ANN missed committed chunk ${q.own}`);
+      if (q.own !== undefined && !got.includes(q.own) && wantHits.some((h) => h.chunk_id === q.own)) out.push(`ANN missed committed chunk ${q.own}`);
     }
   } finally {
     ann.close();

@@ -66,6 +66,13 @@ const RERANK_EXTRA = 40;
 const PAGE = 10_000;
 /** More pending changes than this (or than half the vectors) and a rebuild beats applying them. */
 const MAX_INCREMENTAL = 200_000;
+/**
+ * A sync folds pending changes into the saved graph in place only when they are few (at most this share of
+ * it, or this many): a removed node stays in usearch's graph as a tombstone, and many of them hurt its
+ * reachability; past that a sync rebuilds.
+ */
+const MAX_FOLD_FRACTION = 0.1;
+const MAX_FOLD_MIN = 1_000;
 /** Largest candidate list asked of the graph before a filtered search falls back to exact. */
 const MAX_FETCH = 4096;
 /** Threads for building (the machine's cores are shared; two is what groundkit assumes). */
@@ -148,7 +155,9 @@ export class AnnIndex {
     // Shadowed rowids (changed since the saved state) rarely fall among the candidates: a shortfall widens below.
     let fetch = Math.min(MAX_FETCH, Math.ceil(want / selectivity) + 8);
     for (;;) {
-      const hits = this.collect(index, query, fetch, allowed);
+      const { hits, short } = this.collect(index, query, fetch, allowed);
+      // A graph that returns fewer nodes than it holds and was asked for has unreachable ones: search exactly.
+      if (short) return undefined;
       const exhausted = fetch >= index.base.size() + (index.delta?.size() ?? 0);
       if (hits.length >= want || exhausted || (fetch >= MAX_FETCH && hits.length >= k)) {
         return this.rerank(query, hits.slice(0, want)).slice(0, k);
@@ -188,11 +197,14 @@ export class AnnIndex {
     return out.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
   }
 
-  private collect(index: Loaded, query: Float32Array, fetch: number, allowed?: ReadonlySet<number>): VectorHit[] {
+  private collect(index: Loaded, query: Float32Array, fetch: number, allowed?: ReadonlySet<number>): { hits: VectorHit[]; short: boolean } {
     const hits: VectorHit[] = [];
+    let short = false;
     const take = (native: NativeAnnIndex, skipShadowed: boolean): void => {
       if (native.size() === 0) return;
-      const r = native.search(query, Math.min(fetch, native.size()), 1);
+      const asked = Math.min(fetch, native.size());
+      const r = native.search(query, asked, 1);
+      if (r.keys.length < asked) short = true;
       for (let i = 0; i < r.keys.length; i++) {
         const rowid = Number(r.keys[i]);
         if (skipShadowed && index.shadowed.has(rowid)) continue;
@@ -203,7 +215,7 @@ export class AnnIndex {
     };
     take(index.base, true);
     if (index.delta !== undefined) take(index.delta, false);
-    return hits.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
+    return { hits: hits.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid), short };
   }
 
   /** The in-memory index brought to `state`: caught up, reloaded or rebuilt as needed. */
@@ -327,7 +339,7 @@ export class AnnIndex {
       if (header !== undefined && header.seq === state.seq) return { header, state };
       let index: Loaded;
       const pending = header === undefined ? Infinity : countVectorChangesSince(this.db, header.seq);
-      if (header !== undefined && pending <= Math.max(MAX_INCREMENTAL, header.count / 2)) {
+      if (header !== undefined && pending <= Math.max(MAX_FOLD_MIN, header.count * MAX_FOLD_FRACTION)) {
         index = this.foldIntoCopy(header);
       } else {
         index = this.build(state, count, onProgress);
