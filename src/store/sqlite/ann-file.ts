@@ -23,6 +23,8 @@ export interface AnnHeader extends VectorState {
   settings: AnnSettings;
   /** Vectors in the data file. */
   count: number;
+  /** Removed nodes the graph still carries (folds add them; a build starts at 0). */
+  tombstones?: number;
   /** The data file's name (in the collection's folder). */
   file: string;
 }

@@ -9,7 +9,8 @@
  *   graph built in memory when there is no usable file;
  * - `shadowed`: chunk rowids written or deleted since `base`'s state (vector_log,
  *   vector-log.ts); `base` hits on them are dropped: a deletion is honoured at once;
- * - `delta`: a small in-memory graph holding the current vectors of the shadowed
+ * - `delta`: the current vectors of the shadowed rowids, searched exactly (no graph: a graph's removed
+ *   nodes linger as tombstones and hurt reachability), holding the current vectors of the shadowed
  *   rowids that still have one, so a committed vector is never missed.
  * Catching up reads only the log rows after the last one applied. An index whose
  * recorded state is not an ancestor of the committed vectors (ahead of them, or
@@ -72,7 +73,7 @@ const MAX_INCREMENTAL = 200_000;
  * reachability; past that a sync rebuilds.
  */
 const MAX_FOLD_FRACTION = 0.1;
-const MAX_FOLD_MIN = 1_000;
+const MAX_FOLD_MIN = 0;
 /** Largest candidate list asked of the graph before a filtered search falls back to exact. */
 const MAX_FETCH = 4096;
 /** Threads for building (the machine's cores are shared; two is what groundkit assumes). */
@@ -81,7 +82,7 @@ const BUILD_THREADS = 2;
 interface Loaded {
   base: NativeAnnIndex;
   header: Omit<AnnHeader, "file" | "format">;
-  delta: NativeAnnIndex | undefined;
+  delta: Map<number, Float32Array>;
   shadowed: Set<number>;
   /** The state applied so far (seq and digest of the last log row applied). */
   applied: VectorState;
@@ -154,13 +155,16 @@ export class AnnIndex {
     const selectivity = allowed === undefined ? 1 : Math.max(allowed.size / Math.max(count, 1), 1e-9);
     // Shadowed rowids (changed since the saved state) rarely fall among the candidates: a shortfall widens below.
     let fetch = Math.min(MAX_FETCH, Math.ceil(want / selectivity) + 8);
+    // Changed since the saved graph: searched exactly.
+    const changed = exactDelta(index.delta, query, k, allowed);
     for (;;) {
       const { hits, short } = this.collect(index, query, fetch, allowed);
       // A graph that returns fewer nodes than it holds and was asked for has unreachable ones: search exactly.
       if (short) return undefined;
-      const exhausted = fetch >= index.base.size() + (index.delta?.size() ?? 0);
-      if (hits.length >= want || exhausted || (fetch >= MAX_FETCH && hits.length >= k)) {
-        return this.rerank(query, hits.slice(0, want)).slice(0, k);
+      const exhausted = fetch >= index.base.size();
+      if (hits.length >= want || exhausted || (fetch >= MAX_FETCH && hits.length + changed.length >= k)) {
+        const merged = [...this.rerank(query, hits.slice(0, want)), ...changed];
+        return merged.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid).slice(0, k);
       }
       if (fetch >= MAX_FETCH) return undefined;
       fetch = Math.min(MAX_FETCH, fetch * 4);
@@ -214,7 +218,7 @@ export class AnnIndex {
       }
     };
     take(index.base, true);
-    if (index.delta !== undefined) take(index.delta, false);
+
     return { hits: hits.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid), short };
   }
 
@@ -244,7 +248,7 @@ export class AnnIndex {
     } catch {
       return undefined; // A missing or damaged data file: rebuilt.
     }
-    return { base, header, delta: undefined, shadowed: new Set(), applied: stateOf(header), count: header.count };
+    return { base, header, delta: new Map(), shadowed: new Set(), applied: stateOf(header), count: header.count };
   }
 
   private usableHeader(): AnnHeader | undefined {
@@ -279,11 +283,10 @@ export class AnnIndex {
       for (const c of changes) {
         l.shadowed.add(c.rowid);
         const key = BigInt(c.rowid);
-        if (l.delta?.contains(key)) l.delta.remove(new BigUint64Array([key]));
+        l.delta.delete(c.rowid);
         const blob = read.get(key) as Buffer | undefined;
         if (blob === undefined) continue;
-        l.delta ??= this.library!.create({ ...this.settings, dimensions: def.dimensions });
-        l.delta.add(new BigUint64Array([key]), unitFromBlob(blob, def.dimensions), 1);
+        l.delta.set(c.rowid, unitFromBlob(blob, def.dimensions));
       }
       const last = changes[changes.length - 1]!;
       l.applied = { epoch: l.applied.epoch, seq: last.seq, checksum: checksumAt.get(last.seq) as string };
@@ -317,8 +320,8 @@ export class AnnIndex {
       if (++n === PAGE) flush();
     }
     flush();
-    const header = { ...state, library: this.library!.name, settings, count: done };
-    return { base, header, delta: undefined, shadowed: new Set(), applied: state, count: done };
+    const header = { ...state, library: this.library!.name, settings, count: done, tombstones: 0 };
+    return { base, header, delta: new Map(), shadowed: new Set(), applied: state, count: done };
   }
 
   /**
@@ -339,7 +342,7 @@ export class AnnIndex {
       if (header !== undefined && header.seq === state.seq) return { header, state };
       let index: Loaded;
       const pending = header === undefined ? Infinity : countVectorChangesSince(this.db, header.seq);
-      if (header !== undefined && pending <= Math.max(MAX_FOLD_MIN, header.count * MAX_FOLD_FRACTION)) {
+      if (header !== undefined && pending + (header.tombstones ?? 0) <= Math.max(MAX_FOLD_MIN, header.count * MAX_FOLD_FRACTION)) {
         index = this.foldIntoCopy(header);
       } else {
         index = this.build(state, count, onProgress);
@@ -367,19 +370,23 @@ export class AnnIndex {
     const read = this.db.prepare(`SELECT embedding FROM ${VECTOR_TABLE} WHERE rowid = ?`).pluck();
     const checksumAt = this.db.prepare("SELECT checksum FROM vector_log WHERE seq = ?").pluck();
     let applied = stateOf(header);
+    let tombstones = header.tombstones ?? 0;
     for (;;) {
       const changes = vectorChangesSince(this.db, applied.seq, PAGE);
       if (changes.length === 0) break;
       for (const c of changes) {
         const key = BigInt(c.rowid);
-        if (base.contains(key)) base.remove(new BigUint64Array([key]));
+        if (base.contains(key)) {
+          base.remove(new BigUint64Array([key]));
+          tombstones++;
+        }
         const blob = read.get(key) as Buffer | undefined;
         if (blob !== undefined) base.add(new BigUint64Array([key]), unitFromBlob(blob, def.dimensions), 1);
       }
       const last = changes[changes.length - 1]!;
       applied = { epoch: applied.epoch, seq: last.seq, checksum: checksumAt.get(last.seq) as string };
     }
-    return { base, header, delta: undefined, shadowed: new Set(), applied, count: base.size() };
+    return { base, header: { ...header, tombstones }, delta: new Map(), shadowed: new Set(), applied, count: base.size() };
   }
 
   /** What `grk status` shows: read from the header and the log, without loading the index. */
@@ -416,6 +423,18 @@ export class AnnIndex {
       };
     })();
   }
+}
+
+/** The exact top `k` of the in-memory changed vectors (unit vectors: cosine distance = 1 - dot). */
+function exactDelta(delta: ReadonlyMap<number, Float32Array>, query: Float32Array, k: number, allowed?: ReadonlySet<number>): VectorHit[] {
+  const out: VectorHit[] = [];
+  for (const [rowid, v] of delta) {
+    if (allowed !== undefined && !allowed.has(rowid)) continue;
+    let dot = 0;
+    for (let i = 0; i < v.length; i++) dot += v[i]! * query[i]!;
+    out.push({ rowid, distance: Math.min(2, Math.max(0, 1 - dot)) });
+  }
+  return out.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid).slice(0, k);
 }
 
 function stateOf(h: VectorState): VectorState {
