@@ -75,6 +75,12 @@ export function evaluateTargets(r: BenchResults): TargetCheck[] {
   }
   const v20 = r.vectors?.points.find((v) => v.vectors === 20_000);
   if (v20) out.push(check("vector-p50-20k", 5, "vector search p50 (k=10), 20k vectors", v20.knn10.p50_ms, "<=", 15, "ms"));
+  const m1 = r.vectors?.points.find((v) => v.vectors === 1_000_000)?.ann;
+  if (m1) {
+    out.push(check("ann-recall-1m", 15, "ANN recall@10 against exact, 1M vectors", m1.recall10, ">=", 0.95, ""));
+    out.push(check("ann-p50-1m", 15, "ANN p50 (k=10), 1M vectors", m1.knn10.p50_ms, "<=", 10, "ms"));
+    out.push(check("ann-p99-1m", 15, "ANN p99 (k=10), 1M vectors", m1.knn10.p99_ms, "<=", 50, "ms"));
+  }
   const hybrid = r.dense?.hybrid?.classes.short?.latency;
   const embed = r.dense?.embedding && "query_embedding" in r.dense.embedding ? r.dense.embedding.query_embedding : undefined;
   const denseChunks = r.dense?.collection?.ingest?.total_chunks ?? 0;

@@ -10,6 +10,8 @@
  * - `snapshot-write`: a staged snapshot temp file is half written;
  * - `snapshot-rename`: the rows committed, the staged snapshot not yet renamed into place;
  * - `embed`: an embedding batch was handed to a worker thread (dense ingest);
+ * - `ann-save`: the ANN index's new data file is in place, its header not yet
+ *   (src/store/sqlite/ann-file.ts: the header still names the previous state);
  * - `open`: a source file under GRK_TORTURE_DOCS was opened (never stops; the
  *   torture kills a little later, while that document is being chunked).
  *
@@ -76,6 +78,13 @@ fs.openSync = function (...args: Parameters<typeof fs.openSync>) {
   if (String(path).startsWith(docsPrefix)) beacon("open", String(path));
   return fd;
 } as typeof fs.openSync;
+
+// The ANN index's save: data file renamed into place, header not yet written.
+const originalRenameSync = fs.renameSync;
+fs.renameSync = function (from: fs.PathLike, to: fs.PathLike) {
+  originalRenameSync(from, to);
+  if (/\.ann-[^/]*\.usearch$/.test(String(to)) && beacon("ann-save", String(to))) freeze();
+} as typeof fs.renameSync;
 
 const originalRename = fsp.rename;
 fsp.rename = async function (from: fs.PathLike, to: fs.PathLike) {

@@ -7,12 +7,16 @@
  * versions, and is SIGKILLed at chosen moments: at a random time, while a
  * large document is being chunked, inside a store transaction (statements run,
  * not committed), while a snapshot is being written, between the row commit
- * and the snapshot rename, and (with --dense) while embedding. After each kill
+ * and the snapshot rename, and (with --dense) while embedding and between the
+ * ANN index's data file and its header. After each kill
  * the collection is opened and checked: integrity_check ok, no chunk / lexical
  * row / vector / snapshot without its document, every document at its old or
  * its new state with exactly the chunks a clean run gives that state. Then the
  * next ingest runs to completion and must converge to the clean run's index
- * (which also sweeps staged snapshots a kill left behind).
+ * (which also sweeps staged snapshots a kill left behind). With --dense, after
+ * every kill and every recovery, dense search through the HNSW index must answer
+ * exactly what exact search answers (fuzz/ann-check.ts), and after a recovery the
+ * saved index must be current.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -26,10 +30,11 @@ import { buildReference, dbPath as dbFile, ingestArgs, ingestClean, snapshotDir 
 import { mixSeed, Rng } from "./rng.js";
 import { buildTortureCorpus, isUrlDoc, placeCorpus, sourceOf, VERSIONS, type CorpusSize, type TortureDoc } from "./torture-corpus.js";
 import { PageServer } from "./world.js";
+import { annViolations } from "./ann-check.js";
 import { emitReport, runIfMain } from "./tool-cli.js";
 
 /** Where a kill is aimed. */
-export const KILL_MODES = ["random", "chunking", "transaction", "snapshot-write", "snapshot-rename", "embedding"] as const;
+export const KILL_MODES = ["random", "chunking", "transaction", "snapshot-write", "snapshot-rename", "embedding", "ann-save"] as const;
 export type KillMode = (typeof KILL_MODES)[number];
 
 /** Options of {@link runTorture}. */
@@ -234,7 +239,9 @@ export async function runTorture(opts: TortureOptions): Promise<TortureReport> {
     collection: COLLECTION,
     dense: opts.dense ?? false,
   };
-  const modes = KILL_MODES.filter((m) => m !== "embedding" || env.dense);
+  const modes = KILL_MODES.filter((m) => (m !== "embedding" && m !== "ann-save") || env.dense);
+  // Dense: the HNSW index is used however small the corpus (and built by every ingest's sync), so kills hit it.
+  if (env.dense) process.env.GROUNDKIT_ANN_MIN_VECTORS ??= "1";
   const report: TortureReport = {
     tool: "torture",
     schema_version: 1,
@@ -287,6 +294,8 @@ export async function runTorture(opts: TortureOptions): Promise<TortureReport> {
       const x = inspectIndex(dbPath(env.indexDir), snapshotDir(env.indexDir));
       for (const s of x.structures) if (!report.structures_checked.includes(s)) report.structures_checked.push(s);
       const { violations, atNew, atOld } = checkAfterKill(env, ref, x, stored, target);
+      // The next open must find the ANN index behind or ahead and answer as exact search does.
+      if (env.dense) violations.push(...annViolations(dbPath(env.indexDir), round, false));
       const record: RoundRecord = {
         round,
         mode,
@@ -325,6 +334,7 @@ export async function runTorture(opts: TortureOptions): Promise<TortureReport> {
         report.recoveries++;
         const y = inspectIndex(dbPath(env.indexDir), snapshotDir(env.indexDir));
         const conv = convergenceViolations(env, ref, y, current);
+        if (env.dense) conv.push(...annViolations(dbPath(env.indexDir), round, true));
         if (res.code !== 0) conv.push(`the next ingest failed (${res.code}): ${res.stderr.trim().split("\n").pop()}`);
         record.converged = conv.length === 0;
         if (record.converged) report.converged++;
@@ -429,6 +439,8 @@ function planKill(
       return { stop: `snapshot-rename:${rng.int(0, Math.max(1, changed.filter(isUrlDoc).length))}` };
     case "embedding":
       return { stop: `embed:${rng.int(1, 6)}` };
+    case "ann-save":
+      return { stop: "ann-save:0" };
   }
 }
 

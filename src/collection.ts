@@ -48,7 +48,9 @@ import { rankChunks, type RetrievalSettings, type SearchMode } from "./retrieve/
 import { SqliteStore } from "./store/sqlite/sqlite-store.js";
 import { PostgresStore } from "./store/postgres/postgres-store.js";
 import { withWriterLock, WriterLock, type LockHolder } from "./store/sqlite/writer-lock.js";
-import type { ScoredChunk, StoreStats, StoredChunk, StoredDocument } from "./store/store.js";
+import type { ScoredChunk, StoreStats, StoredChunk, StoredDocument, VectorIndexStatus } from "./store/store.js";
+import type { AnnOptions } from "./store/sqlite/ann-index.js";
+import { removeAnnFiles } from "./store/sqlite/ann-file.js";
 import { formatIssues } from "./core/validation.js";
 import { repairCollection, runHealthChecks, type DoctorCheck, type HealthParts, type RepairAction, type SampleOutcome } from "./collection-health.js";
 import { answerQuestion, type AnswerOptions, type AnswerReport, type AnswerSources } from "./answer/answer.js";
@@ -83,6 +85,8 @@ export interface OpenCollectionOptions extends CollectionLocation {
   extraction?: Partial<ExtractionLimits> | undefined;
   /** Answer document embeddings from this cache and store new ones in it (eval reruns). */
   vectorCache?: VectorCache | undefined;
+  /** How dense search uses the ANN index (default: HNSW from 10k vectors up; `mode: "exact"` never). */
+  vectorIndex?: AnnOptions | undefined;
   /** The chat model `answer` writes with (a config file's `chat` section). */
   chat?: ChatConfig | undefined;
 }
@@ -154,6 +158,8 @@ export interface DenseIngestOptions {
   /** Embed chunks (and backfill chunks without vectors) with the collection's embedding provider. */
   dense?: boolean | undefined;
   onEmbedProgress?: ((done: number, total: number) => void) | undefined;
+  /** Called while the ANN index is (re)built at the end of an ingest: vectors added so far, of all. */
+  onIndexProgress?: ((done: number, total: number) => void) | undefined;
 }
 
 /** Documents copied per transaction by {@link Collection.copyInto}. */
@@ -217,6 +223,8 @@ export interface CollectionStatus extends StoreStats {
   collection: string;
   path: string;
   vectors: number;
+  /** Which vector index dense search uses, its size and whether it is current. */
+  vector_index: VectorIndexStatus;
   embedding: EmbeddingIdentity | null;
   base_dirs: string[];
   /** What `grk update` re-ingests. */
@@ -253,13 +261,37 @@ export function openCollection(opts: OpenCollectionOptions = {}): Collection {
   }
   let store: SqliteStore;
   try {
-    store = SqliteStore.open(file, { create: opts.create ?? false, readonly: opts.readonly });
+    store = SqliteStore.open(file, {
+      create: opts.create ?? false,
+      readonly: opts.readonly,
+      vectorIndex: opts.vectorIndex ?? annOptionsFromEnv(),
+    });
   } catch (err) {
     throw storeOpenError(indexDir, file, err);
   }
   const col = new Collection(name, indexDir, file, store, opts);
   col.createdNow = !existed;
   return col;
+}
+
+/**
+ * Vector index tuning from the environment (docs/vector-index.md):
+ * `GROUNDKIT_ANN=exact` turns the HNSW index off; `GROUNDKIT_ANN_MIN_VECTORS=N`
+ * moves the size from which it is used (default 10,000).
+ *
+ * @throws GroundkitError INVALID_CONFIG for a value that is not one of those
+ */
+function annOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): AnnOptions | undefined {
+  const mode = env.GROUNDKIT_ANN;
+  const min = env.GROUNDKIT_ANN_MIN_VECTORS;
+  if (!mode && !min) return undefined;
+  if (mode && mode !== "exact" && mode !== "auto") {
+    throw new GroundkitError("INVALID_CONFIG", `GROUNDKIT_ANN must be 'auto' or 'exact', got '${mode}'.`);
+  }
+  if (min && !/^\d{1,9}$/.test(min)) {
+    throw new GroundkitError("INVALID_CONFIG", `GROUNDKIT_ANN_MIN_VECTORS must be a whole number, got '${min}'.`);
+  }
+  return { ...(mode ? { mode: mode as "auto" | "exact" } : {}), ...(min ? { minVectors: Number(min) } : {}) };
 }
 
 function inodeOf(path: string): number | undefined {
@@ -324,6 +356,7 @@ export function deleteCollection(loc: CollectionLocation): void {
   const lock = WriterLock.acquireNow(WriterLock.pathFor(file), { collection: name, operation: "delete" });
   try {
     for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true });
+    removeAnnFiles(file);
     rmSync(join(indexDir, `${name}.snapshots`), { recursive: true, force: true });
   } finally {
     lock.release();
@@ -511,6 +544,8 @@ export class Collection {
     );
     summary.chunking = chunking;
     if (provider) summary.vectors_written += await this.backfillVectors(provider, opts.onEmbedProgress);
+    // Under the writer lock: fold this run's vector changes into the saved ANN index (a no-op when current).
+    this.store.syncVectorIndex(opts.onIndexProgress);
     return summary;
   }
 
@@ -585,6 +620,7 @@ export class Collection {
         onProgress?.(rows.length, all.length);
       }
       this.store.replaceAllVectors(rows, identityMeta(provider, config));
+      this.store.syncVectorIndex();
       return { vectors_written: rows.length };
     });
   }
@@ -996,6 +1032,7 @@ export class Collection {
       path: this.path,
       ...this.store.stats(),
       vectors: this.store.countVectors(),
+      vector_index: this.store.vectorIndexStatus(),
       embedding: recordedIdentity(this.store) ?? null,
       base_dirs: this.baseDirs(),
       roots: recordedRoots(this.store),

@@ -50,6 +50,7 @@ export function ingestCommand(): Command {
       const col = openCollection({ ...loc, create: true });
       const progress = createProgress(flags.progress !== false);
       const embedRate = createRate("chunks");
+      const indexRate = createRate("vectors");
       const options = {
         baseDir: flags.baseDir,
         include: flags.include ?? loc.config.include,
@@ -79,6 +80,7 @@ export function ingestCommand(): Command {
         summary = await col.ingest(paths, {
           ...options,
           onEmbedProgress: (done, total) => progress.update(`embedding: ${done}/${total} chunks ${embedRate(done, total)}`),
+          onIndexProgress: (done, total) => progress.update(`vector index: ${done}/${total} vectors ${indexRate(done, total)}`),
           onProgress: (p) =>
             progress.update(
               `ingest: ${p.files_seen} seen, ${p.indexed} indexed, ${p.unchanged} unchanged, ${p.failed} failed  ${p.current ? displaySource(p.current) : ""}`,

@@ -2,7 +2,24 @@
 import { Command } from "commander";
 import { openCollection } from "../collection.js";
 import { describeIdentity } from "../embed/provider.js";
+import type { VectorIndexStatus } from "../store/store.js";
 import { action, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
+
+/** One line: which vector index dense search uses, its size, and whether it is current. */
+function describeVectorIndex(v: VectorIndexStatus): string {
+  if (v.kind === "exact") return `vector index exact (sqlite-vec): ${v.reason ?? ""}`;
+  const size = `${v.indexed_vectors} vectors, ${(v.file_bytes / 1048576).toFixed(1)} MiB`;
+  switch (v.state) {
+    case "current":
+      return `vector index hnsw (${v.library}): ${size}, current`;
+    case "behind":
+      return `vector index hnsw (${v.library}): ${size}, ${v.pending_changes} changes pending (applied in memory by searches; folded in by the next ingest)`;
+    case "stale":
+      return `vector index hnsw (${v.library}): the saved index does not match the vectors; rebuilt by the next ingest or search`;
+    default:
+      return `vector index hnsw (${v.library}): not built yet; built by the next ingest or search`;
+  }
+}
 
 export function statusCommand(): Command {
   const cmd = new Command("status").description("show a collection's counts, schema version and last ingest");
@@ -24,6 +41,7 @@ export function statusCommand(): Command {
             ? `vectors ${s.vectors} (${describeIdentity(s.embedding)})`
             : "vectors none (run `grk ingest <path> --dense` to add them)",
         );
+        println(describeVectorIndex(s.vector_index));
         if (s.chunker) println(`chunker size ${s.chunker.chunk_size} overlap ${s.chunker.chunk_overlap}`);
         for (const d of s.base_dirs) println(`base dir ${d}`);
       } finally {

@@ -119,6 +119,10 @@ export const ERROR_CATALOGUE = {
     http: 501,
     hint: "This operation works on the SQLite store only; copy the collection to SQLite (grk collections copy) to run it there.",
   },
+  VECTOR_INDEX_UNWRITABLE: {
+    http: 500,
+    hint: "Free disk space or fix the index directory's permissions; the vectors are committed, and the next ingest rebuilds the HNSW index.",
+  },
   COLLECTION_BUSY: {
     http: 409,
     hint: "Another writer (ingest, reembed or delete) is changing this collection; retry when it is done, or wait longer with --lock-timeout SECONDS.",

@@ -4,6 +4,7 @@
  */
 import type { SourceClass } from "../core/contracts.js";
 
+
 /** A document row as persisted. */
 export interface StoredDocument {
   document_id: string;
@@ -41,6 +42,26 @@ export interface StoredChunk extends NewChunk {
 /** A lexical candidate: chunk plus score (higher is better). */
 export interface ScoredChunk extends StoredChunk {
   score: number;
+}
+
+/** What `grk status` shows about the vector index. */
+export interface VectorIndexStatus {
+  /** `hnsw` when dense search uses the ANN index, `exact` when it scans sqlite-vec. */
+  kind: "hnsw" | "exact";
+  /** Why search is exact, when it is. */
+  reason: string | null;
+  library: string | null;
+  /**
+   * `current`: the saved index holds every committed vector; `behind`: the log holds
+   * changes the next search applies in memory (and the next ingest folds in);
+   * `stale`: the saved index is not an ancestor of the vectors (ahead, foreign or
+   * pruned): it is rebuilt on first use; `missing`: none saved yet; `none`: exact search.
+   */
+  state: "current" | "behind" | "stale" | "missing" | "none";
+  vectors: number;
+  indexed_vectors: number;
+  pending_changes: number;
+  file_bytes: number;
 }
 
 /** Counts for `grk status`. */
@@ -165,6 +186,13 @@ export interface Store {
   vectorsOf(rowids: number[]): Map<number, Float32Array>;
   /** Every meta key and value. */
   allMeta(): Record<string, string>;
+  /** Which vector index dense search uses (exact or HNSW), its size and whether it is current. */
+  vectorIndexStatus(): VectorIndexStatus;
+  /**
+   * Bring the saved ANN index up to the committed vectors (fold in logged changes,
+   * or build it). Writers only, under the writer lock; `onProgress` reports a build.
+   */
+  syncVectorIndex(onProgress?: (done: number, total: number) => void): VectorIndexStatus;
   getMeta(key: string): string | undefined;
   setMeta(key: string, value: string): void;
   stats(): StoreStats;

@@ -8,7 +8,8 @@ export const indexStatusTool = defineTool({
   title: "Collection status",
   description:
     "Describe a collection: documents and chunks by source class, schema version, generation, last ingest, " +
-    "chunker settings and the base directories its sources were ingested from.",
+    "chunker settings, the base directories its sources were ingested from, and which vector index dense search " +
+    "uses (exact or HNSW), its size and whether it is current.",
   kind: "read",
   input: z.strictObject({ collection: CollectionArg.optional() }),
   output: z.looseObject({
@@ -22,6 +23,16 @@ export const indexStatusTool = defineTool({
     last_ingest_at: z.string().nullable(),
     base_dirs: z.array(z.string()),
     chunker: z.looseObject({ chunk_size: z.number().int(), chunk_overlap: z.number().int() }).nullable(),
+    vector_index: z.looseObject({
+      kind: z.enum(["hnsw", "exact"]),
+      reason: z.string().nullable(),
+      library: z.string().nullable(),
+      state: z.enum(["current", "behind", "stale", "missing", "none"]),
+      vectors: z.number().int(),
+      indexed_vectors: z.number().int(),
+      pending_changes: z.number().int(),
+      file_bytes: z.number().int(),
+    }),
   }),
   rest: { method: "GET", path: "/v1/collections/:collection" },
   hints: { destructive: false, idempotent: true, openWorld: false },

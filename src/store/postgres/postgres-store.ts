@@ -25,6 +25,7 @@ import type {
   StoreStats,
   StoredChunk,
   StoredDocument,
+  VectorIndexStatus,
 } from "../store.js";
 import { CHUNK_COLUMNS, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, statsOf, toChunk, toDocument, type DocumentRow, type JoinedRow } from "../rows.js";
 import { checkDimensions, checkVector, unitCopy } from "../vectors.js";
@@ -196,6 +197,26 @@ export class PostgresStore implements Store {
   private snapshot<T>(fn: () => T): T {
     if (this.depth > 0) return fn();
     return this.tx(fn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+  }
+
+  /** PostgreSQL has no pgvector path yet (docs/postgres.md): dense search is an exact scan, and status says so. */
+  vectorIndexStatus(): VectorIndexStatus {
+    const vectors = this.countVectors();
+    return {
+      kind: "exact",
+      reason: "the PostgreSQL store scans every vector (no pgvector index yet)",
+      library: null,
+      state: "none",
+      vectors,
+      indexed_vectors: 0,
+      pending_changes: 0,
+      file_bytes: 0,
+    };
+  }
+
+  /** Nothing is derived from the vectors on PostgreSQL. */
+  syncVectorIndex(): VectorIndexStatus {
+    return this.vectorIndexStatus();
   }
 
   listDocuments(opts: { prefix?: string | undefined; after?: string | undefined; limit: number }): DocumentListing[] {

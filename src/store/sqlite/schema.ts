@@ -12,7 +12,7 @@ import { PostingsIndex } from "./postings.js";
 export const APPLICATION_ID = 0x47524b31;
 
 /** The schema version this build writes. A file with a higher version is refused. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /**
  * Migration N brings a file from version N-1 to N: SQL, then an optional step
@@ -96,5 +96,17 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       }
       db.exec("DROP TABLE IF EXISTS chunks_fts");
     },
+  },
+  {
+    // The vector change log the derived ANN index catches up from (vector-log.ts,
+    // docs/decisions/0009-ann-vector-index.md). Written in the same transaction as the vectors.
+    version: 3,
+    sql: `
+      CREATE TABLE vector_log (
+        seq      INTEGER PRIMARY KEY AUTOINCREMENT,
+        rowid    INTEGER NOT NULL,
+        checksum TEXT NOT NULL
+      );
+    `,
   },
 ];

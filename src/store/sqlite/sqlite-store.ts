@@ -17,6 +17,7 @@ import type {
   StoreStats,
   StoredChunk,
   StoredDocument,
+  VectorIndexStatus,
 } from "../store.js";
 import { CHUNK_COLUMNS, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, statsOf, toChunk, toDocument, type DocumentRow, type JoinedRow } from "../rows.js";
 import type { Db } from "./db.js";
@@ -24,21 +25,35 @@ import { openDatabase } from "./open-database.js";
 import { filteredChunkIds } from "./filter-sql.js";
 import { registerFunctions, type SqlFunctions } from "./functions.js";
 import { PostingsIndex } from "./postings.js";
+import { AnnIndex, type AnnOptions } from "./ann-index.js";
 import {
+  checkK,
   countVectors,
   deleteVectors,
   ensureVectorTable,
   knn,
   loadVectorExtension,
   rowidsMissingVectors,
+  prepareVector,
+  requireTable,
   upsertVectors,
   vectorsByRowid,
   vectorTableDimensions,
   dropVectorTable,
+  type VectorHit,
 } from "./vector-index.js";
 import { SCHEMA_VERSION } from "./schema.js";
 
 
+
+/** Options of {@link SqliteStore.open}. */
+export interface SqliteStoreOptions {
+  create: boolean;
+  /** Never write the file (nor migrate it): `grk doctor` without `--repair`. */
+  readonly?: boolean | undefined;
+  /** How dense search uses the ANN index (default: HNSW from 10k vectors up). */
+  vectorIndex?: AnnOptions | undefined;
+}
 
 /** Seen sources buffered before they are written to the walk's temp table. */
 const SEEN_PAGE = 1000;
@@ -77,9 +92,15 @@ export class SqliteStore implements Store {
   /** Sources marked seen but not yet in the temp table: written a page per transaction, not one each. */
   private seenPending: string[] = [];
   private readonly functions: SqlFunctions;
+  private readonly ann: AnnIndex;
 
-  private constructor(readonly db: Db) {
+  private constructor(
+    readonly db: Db,
+    path: string,
+    vectorIndex: AnnOptions | undefined,
+  ) {
     this.functions = registerFunctions(db);
+    this.ann = new AnnIndex(db, path, !db.readonly, vectorIndex);
     loadVectorExtension(db);
     this.postings = new PostingsIndex(db);
     this.stmts = {
@@ -125,8 +146,8 @@ export class SqliteStore implements Store {
   }
 
   /** Open a collection file; `create` allows making a new one, `readonly` never writes it (nor migrates it). */
-  static open(path: string, opts: { create: boolean; readonly?: boolean | undefined }): SqliteStore {
-    return new SqliteStore(openDatabase(path, { create: opts.create, readonly: opts.readonly ?? false }));
+  static open(path: string, opts: SqliteStoreOptions): SqliteStore {
+    return new SqliteStore(openDatabase(path, { create: opts.create, readonly: opts.readonly ?? false }), path, opts.vectorIndex);
   }
 
   listDocuments(opts: { prefix?: string | undefined; after?: string | undefined; limit: number }): DocumentListing[] {
@@ -292,14 +313,44 @@ export class SqliteStore implements Store {
 
   /** Chunks nearest to a query vector, score = cosine similarity (higher is better). */
   searchVectors(query: Float32Array, limit: number, filter?: ChunkFilter): ScoredChunk[] {
-    const vf = filter ? filteredChunkIds(filter) : undefined;
-    const hits = this.functions.metered(() => knn(this.db, query, limit, vf));
-    if (hits.length === 0) return [];
-    const rows = this.chunksByRowid(hits.map((h) => h.rowid));
-    return hits.flatMap((h) => {
-      const row = rows.get(h.rowid);
-      return row ? [{ ...toChunk(row), score: 1 - h.distance }] : [];
-    });
+    // One read snapshot: the vector log the ANN index catches up from, the graph's answer and the chunk rows agree.
+    return this.db.transaction(() => {
+      const hits = this.functions.metered(() => this.nearest(query, limit, filter));
+      if (hits.length === 0) return [];
+      const rows = this.chunksByRowid(hits.map((h) => h.rowid));
+      return hits.flatMap((h) => {
+        const row = rows.get(h.rowid);
+        return row ? [{ ...toChunk(row), score: 1 - h.distance }] : [];
+      });
+    })();
+  }
+
+  /**
+   * The HNSW index when it can answer (large enough, library loaded, filter not
+   * too selective), else exact KNN in sqlite-vec; a filter is applied inside either.
+   */
+  private nearest(query: Float32Array, k: number, filter?: ChunkFilter): VectorHit[] {
+    const def = requireTable(this.db);
+    const q = prepareVector(query, def);
+    checkK(k);
+    let allowed: Set<number> | undefined;
+    if (filter) {
+      allowed = this.filteredRowids(filter);
+      if (allowed.size === 0) return [];
+    }
+    const unit = def.metric === "l2" ? q : prepareVector(query, { ...def, metric: "l2" });
+    if (allowed !== undefined && allowed.size <= this.ann.filterExactMax) return this.ann.exactAmong(unit, k, allowed);
+    return this.ann.search(unit, k, allowed) ?? knn(this.db, query, k, filter ? filteredChunkIds(filter) : undefined);
+  }
+
+  /** Which vector index dense search uses, its size and whether it is current. */
+  vectorIndexStatus(): VectorIndexStatus {
+    return this.ann.status();
+  }
+
+  /** Fold logged vector changes into the saved ANN index (or build it); the caller holds the writer lock. */
+  syncVectorIndex(onProgress?: (done: number, total: number) => void): VectorIndexStatus {
+    return this.ann.sync(onProgress);
   }
 
   private chunksByRowid(rowids: number[]): Map<number, JoinedRow> {

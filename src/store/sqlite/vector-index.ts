@@ -35,6 +35,7 @@ import { load as loadSqliteVec } from "sqlite-vec";
 import { GroundkitError } from "../../core/errors.js";
 import { checkDimensions, checkVector, unitCopy } from "../vectors.js";
 import type { Db } from "./db.js";
+import { logVectorChanges, resetVectorLog } from "./vector-log.js";
 
 /** The vec0 table's name. */
 export const VECTOR_TABLE = "chunk_vectors";
@@ -166,6 +167,7 @@ export function ensureVectorTable(db: Db, dimensions: number): void {
       `CREATE VIRTUAL TABLE ${VECTOR_TABLE} USING vec0(embedding float[${dimensions}] distance_metric=l2, chunk_size=${CHUNK_SIZE})`,
     );
     resetStatements(db);
+    resetVectorLog(db);
     return;
   }
   if (existing !== dimensions) {
@@ -182,9 +184,10 @@ export function dropVectorTable(db: Db): void {
   loadVectorExtension(db);
   db.exec(`DROP TABLE IF EXISTS ${VECTOR_TABLE}`);
   resetStatements(db);
+  resetVectorLog(db);
 }
 
-function requireTable(db: Db): VectorTableDefinition {
+export function requireTable(db: Db): VectorTableDefinition {
   loadVectorExtension(db);
   const def = vectorTableDefinition(db);
   if (def === undefined) {
@@ -206,7 +209,7 @@ function toBigInt(rowid: Rowid): bigint {
  * a unit-length copy for an l2 table (the caller's array is never changed),
  * the vector itself for a cosine table.
  */
-function prepareVector(vector: Float32Array, def: VectorTableDefinition): Float32Array {
+export function prepareVector(vector: Float32Array, def: VectorTableDefinition): Float32Array {
   const squares = checkVector(vector, def.dimensions);
   return def.metric === "cosine" ? vector : unitCopy(vector, squares);
 }
@@ -231,13 +234,30 @@ export function upsertVectors(db: Db, rows: ReadonlyArray<VectorRow>): void {
   // vec0 has no UPSERT: delete then insert.
   const del = prepared(db, `DELETE FROM ${VECTOR_TABLE} WHERE rowid = ?`);
   const ins = prepared(db, `INSERT INTO ${VECTOR_TABLE}(rowid, embedding) VALUES (?, ?)`);
+  const old = storedBlob(db);
   db.transaction(() => {
-    rows.forEach((row, i) => {
+    const changes = rows.map((row, i) => {
       const id = toBigInt(row.rowid);
-      del.run(id);
-      ins.run(id, asBlob(stored[i]!));
+      const before = old(id);
+      const after = asBlob(stored[i]!);
+      if (before !== undefined) del.run(id);
+      ins.run(id, after);
+      return { rowid: id, before, after };
     });
+    // Same transaction: the ANN index's record never disagrees with the vectors.
+    logVectorChanges(db, changes);
   })();
+}
+
+/**
+ * Reads one stored vector's bytes by rowid (undefined when absent). Absence is
+ * checked first in vec0's own rowid table (a plain B-tree lookup): most writes are
+ * of new chunks, and vec0's point read costs more than the lookup.
+ */
+function storedBlob(db: Db): (rowid: bigint) => Buffer | undefined {
+  const has = prepared(db, `SELECT 1 FROM ${VECTOR_TABLE}_rowids WHERE rowid = ?`).pluck();
+  const get = prepared(db, `SELECT embedding FROM ${VECTOR_TABLE} WHERE rowid = ?`).pluck();
+  return (rowid) => (has.get(rowid) === undefined ? undefined : (get.get(rowid) as Buffer | undefined));
 }
 
 /** Delete vectors by chunk rowid; missing rowids are ignored. Returns how many were deleted. No-op without a table. */
@@ -245,9 +265,18 @@ export function deleteVectors(db: Db, rowids: Iterable<Rowid>): number {
   loadVectorExtension(db);
   if (vectorTableDimensions(db) === undefined) return 0;
   const del = prepared(db, `DELETE FROM ${VECTOR_TABLE} WHERE rowid = ?`);
+  const old = storedBlob(db);
   let deleted = 0;
   db.transaction(() => {
-    for (const rowid of rowids) deleted += del.run(toBigInt(rowid)).changes;
+    const changes: Array<{ rowid: bigint; before: Buffer }> = [];
+    for (const rowid of rowids) {
+      const id = toBigInt(rowid);
+      const before = old(id);
+      if (before === undefined) continue;
+      deleted += del.run(id).changes;
+      changes.push({ rowid: id, before });
+    }
+    logVectorChanges(db, changes);
   })();
   return deleted;
 }
@@ -293,6 +322,13 @@ export function rowidsMissingVectors(db: Db, limit?: number): number[] {
   return (prepared(db, sql).pluck().all(lim) as number[]).map(Number);
 }
 
+/** @throws GroundkitError INVALID_ARGUMENT unless 1 <= k <= {@link MAX_KNN_K} */
+export function checkK(k: number): void {
+  if (!Number.isInteger(k) || k < 1 || k > MAX_KNN_K) {
+    throw new GroundkitError("INVALID_ARGUMENT", `k must be an integer from 1 to ${MAX_KNN_K}, got ${k}.`);
+  }
+}
+
 /**
  * The `k` stored vectors nearest to `query` by cosine distance, ascending
  * (ties by rowid), optionally restricted by a {@link VectorFilter} that is
@@ -308,9 +344,7 @@ export function rowidsMissingVectors(db: Db, limit?: number): number[] {
 export function knn(db: Db, query: Float32Array, k: number, filter?: VectorFilter): VectorHit[] {
   const def = requireTable(db);
   const q = prepareVector(query, def);
-  if (!Number.isInteger(k) || k < 1 || k > MAX_KNN_K) {
-    throw new GroundkitError("INVALID_ARGUMENT", `k must be an integer from 1 to ${MAX_KNN_K}, got ${k}.`);
-  }
+  checkK(k);
   let constraint = "";
   let params: unknown[] = [];
   if (filter !== undefined) {

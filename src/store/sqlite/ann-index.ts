@@ -1,0 +1,455 @@
+/**
+ * The approximate-nearest-neighbour index for dense search: an HNSW graph
+ * (usearch) DERIVED from the committed vectors in sqlite-vec, which stay the
+ * source of truth (docs/decisions/0009-ann-vector-index.md).
+ *
+ * In memory it is three parts, all checked against the database inside the
+ * caller's read transaction on every search:
+ * - `base`: the saved data file, memory-mapped read-only (ann-file.ts), or a
+ *   graph built in memory when there is no usable file;
+ * - `shadowed`: chunk rowids written or deleted since `base`'s state (vector_log,
+ *   vector-log.ts); `base` hits on them are dropped: a deletion is honoured at once;
+ * - `delta`: the current vectors of the shadowed rowids, searched exactly (no graph: a graph's removed
+ *   nodes linger as tombstones and hurt reachability), holding the current vectors of the shadowed
+ *   rowids that still have one, so a committed vector is never missed.
+ * Catching up reads only the log rows after the last one applied. An index whose
+ * recorded state is not an ancestor of the committed vectors (ahead of them, or
+ * of another epoch, or its lineage pruned away) is never used: it is rebuilt.
+ *
+ * A writer folds the log into a new data file with {@link AnnIndex.sync} (ingest
+ * does at its end); readers never write the database.
+ */
+import { GroundkitError } from "../../core/errors.js";
+import type { VectorIndexStatus } from "../store.js";
+import type { Db } from "./db.js";
+import { dataFileBytes, dataPath, readAnnHeader, removeAnnFiles, saveAnnIndex, type AnnHeader } from "./ann-file.js";
+import { loadAnnLibrary, type AnnLibrary, type AnnSettings, type NativeAnnIndex } from "./ann-native.js";
+import { VECTOR_TABLE, countVectors, vectorTableDefinition, type VectorHit } from "./vector-index.js";
+import { countVectorChangesSince, isAncestor, pruneVectorLog, vectorChangesSince, vectorState, type VectorState } from "./vector-log.js";
+
+/** How the store answers dense search. */
+export interface AnnOptions {
+  /** `auto` (default): HNSW from `minVectors` vectors up; `exact`: always sqlite-vec. */
+  mode?: "auto" | "exact";
+  /** Below this many vectors search is exact (measured: bench/results/1m.md, "ANN vs exact"). */
+  minVectors?: number;
+  /** A filter passing at most this many chunks is searched exactly (default {@link DEFAULT_FILTER_EXACT_MAX}). */
+  filterExactMax?: number;
+  /** The native module to load (a test points it at one that is not installed). */
+  module?: string;
+  settings?: Partial<Omit<AnnSettings, "dimensions">>;
+}
+
+/** Measured default: below 10k vectors exact search is about as fast (bench/results/1m.md) and has recall 1. */
+export const DEFAULT_MIN_VECTORS = 10_000;
+
+/**
+ * A filter passing at most this many chunks is searched exactly (sqlite-vec over
+ * just those rowids): the measured crossover, bench/results/1m.md "filtered dense".
+ */
+export const DEFAULT_FILTER_EXACT_MAX = 2_000;
+
+/**
+ * usearch settings: an 8-bit graph (5x faster to build than f16 here, a quarter of
+ * f32's size) whose candidates are re-ranked by the stored float vectors; see the ADR.
+ */
+const DEFAULT_SETTINGS: Omit<AnnSettings, "dimensions"> = {
+  connectivity: 16,
+  expansionAdd: 128,
+  expansionSearch: 128,
+  quantization: "i8",
+};
+
+/** Candidates beyond k re-ranked exactly (at least 3k). */
+const RERANK_EXTRA = 40;
+
+/** Log rows read per catch-up page, and vectors per build batch (bounded memory). */
+const PAGE = 10_000;
+/** More pending changes than this (or than half the vectors) and a rebuild beats applying them. */
+const MAX_INCREMENTAL = 200_000;
+/**
+ * A sync folds pending changes into the saved graph in place only when they are few (at most this share of
+ * it, or this many): a removed node stays in usearch's graph as a tombstone, and many of them hurt its
+ * reachability; past that a sync rebuilds.
+ */
+const MAX_FOLD_FRACTION = 0.1;
+const MAX_FOLD_MIN = 0;
+/** Largest candidate list asked of the graph before a filtered search falls back to exact. */
+const MAX_FETCH = 4096;
+/** Threads for building (the machine's cores are shared; two is what groundkit assumes). */
+const BUILD_THREADS = 2;
+
+interface Loaded {
+  base: NativeAnnIndex;
+  header: Omit<AnnHeader, "file" | "format">;
+  delta: Map<number, Float32Array>;
+  shadowed: Set<number>;
+  /** The state applied so far (seq and digest of the last log row applied). */
+  applied: VectorState;
+  count: number;
+}
+
+/** A plan for a query: the caller runs exact search when it is undefined. */
+export class AnnIndex {
+  private readonly settings: Omit<AnnSettings, "dimensions">;
+  private readonly minVectors: number;
+  readonly filterExactMax: number;
+  private library: AnnLibrary | undefined;
+  private unavailable: string | undefined;
+  private loaded: Loaded | undefined;
+  /** Count cached per state, so a small collection does not count on every search. */
+  private counted: { seq: number; epoch: string; n: number } | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly dbPath: string,
+    private readonly writable: boolean,
+    private readonly opts: AnnOptions = {},
+  ) {
+    this.settings = { ...DEFAULT_SETTINGS, ...opts.settings };
+    this.minVectors = opts.minVectors ?? DEFAULT_MIN_VECTORS;
+    this.filterExactMax = opts.filterExactMax ?? DEFAULT_FILTER_EXACT_MAX;
+  }
+
+  /** Why search must be exact right now, or undefined when the ANN index may be used. */
+  private exactReason(count: number): string | undefined {
+    if (this.opts.mode === "exact") return "disabled (mode exact)";
+    if (vectorState(this.db) === undefined) return "the collection file predates the vector log (open it writable once)";
+    if (count < this.minVectors) return `small collection (${count} < ${this.minVectors} vectors: exact is as fast)`;
+    if (this.library === undefined && this.unavailable === undefined) {
+      const lib = loadAnnLibrary(this.opts.module);
+      if ("library" in lib) this.library = lib.library;
+      else this.unavailable = lib.error;
+    }
+    if (this.unavailable !== undefined) return `ANN library unavailable (${this.unavailable})`;
+    return undefined;
+  }
+
+  private count(state: VectorState): number {
+    const c = this.counted;
+    if (c !== undefined && c.seq === state.seq && c.epoch === state.epoch) return c.n;
+    const n = countVectors(this.db);
+    this.counted = { seq: state.seq, epoch: state.epoch, n };
+    return n;
+  }
+
+  /**
+   * The `k` nearest committed vectors to unit vector `query` among `allowed`
+   * (all when undefined) from the graph, or undefined when the caller must
+   * search exactly (small collection, no library, a filter the graph cannot
+   * satisfy within {@link MAX_FETCH} candidates). Run inside a read transaction.
+   */
+  search(query: Float32Array, k: number, allowed?: ReadonlySet<number>): VectorHit[] | undefined {
+    const state = vectorState(this.db);
+    if (state === undefined) return undefined;
+    const count = this.count(state);
+    if (this.exactReason(count) !== undefined) {
+      this.loaded = undefined;
+      return undefined;
+    }
+    const index = this.current(state, count);
+    if (allowed !== undefined && allowed.size === 0) return [];
+    // The graph ranks by 8-bit vectors: take more candidates than asked and rank them by the stored float vectors.
+    const want = Math.max(3 * k, k + RERANK_EXTRA);
+    // Widen by the filter's selectivity: the graph returns candidates in distance order.
+    const selectivity = allowed === undefined ? 1 : Math.max(allowed.size / Math.max(count, 1), 1e-9);
+    // Shadowed rowids (changed since the saved state) rarely fall among the candidates: a shortfall widens below.
+    let fetch = Math.min(MAX_FETCH, Math.ceil(want / selectivity) + 8);
+    // Changed since the saved graph: searched exactly.
+    const changed = exactDelta(index.delta, query, k, allowed);
+    for (;;) {
+      const { hits, short } = this.collect(index, query, fetch, allowed);
+      // A graph that returns fewer nodes than it holds and was asked for has unreachable ones: search exactly.
+      if (short) return undefined;
+      const exhausted = fetch >= index.base.size();
+      if (hits.length >= want || exhausted || (fetch >= MAX_FETCH && hits.length + changed.length >= k)) {
+        const merged = [...this.rerank(query, hits.slice(0, want)), ...changed];
+        return merged.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid).slice(0, k);
+      }
+      if (fetch >= MAX_FETCH) return undefined;
+      fetch = Math.min(MAX_FETCH, fetch * 4);
+    }
+  }
+
+  /**
+   * The exact top `k` among `allowed` by reading just those vectors (point reads,
+   * cost proportional to the filter, not the collection: sqlite-vec's filtered
+   * scan reads every vector). For selective filters. Run inside a read transaction.
+   */
+  exactAmong(query: Float32Array, k: number, allowed: ReadonlySet<number>): VectorHit[] {
+    return this.rerank(query, [...allowed].map((rowid) => ({ rowid, distance: 0 }))).slice(0, k);
+  }
+
+  /**
+   * Exact cosine distances from the stored vectors, ascending (ties by rowid). A
+   * candidate whose vector is gone is dropped: a second guard, after shadowing,
+   * that a deleted chunk is never returned.
+   */
+  private rerank(query: Float32Array, hits: VectorHit[]): VectorHit[] {
+    const def = vectorTableDefinition(this.db);
+    if (def === undefined) return [];
+    const read = this.db.prepare(`SELECT embedding FROM ${VECTOR_TABLE} WHERE rowid = ?`).pluck();
+    const out: VectorHit[] = [];
+    for (const h of hits) {
+      const blob = read.get(BigInt(h.rowid)) as Buffer | undefined;
+      if (blob === undefined) continue;
+      const v = unitFromBlob(blob, def.dimensions);
+      let dot = 0;
+      for (let i = 0; i < v.length; i++) dot += v[i]! * query[i]!;
+      out.push({ rowid: h.rowid, distance: Math.min(2, Math.max(0, 1 - dot)) });
+    }
+    return out.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
+  }
+
+  private collect(index: Loaded, query: Float32Array, fetch: number, allowed?: ReadonlySet<number>): { hits: VectorHit[]; short: boolean } {
+    const hits: VectorHit[] = [];
+    let short = false;
+    const take = (native: NativeAnnIndex, skipShadowed: boolean): void => {
+      if (native.size() === 0) return;
+      const asked = Math.min(fetch, native.size());
+      const r = native.search(query, asked, 1);
+      if (r.keys.length < asked) short = true;
+      for (let i = 0; i < r.keys.length; i++) {
+        const rowid = Number(r.keys[i]);
+        if (skipShadowed && index.shadowed.has(rowid)) continue;
+        if (allowed !== undefined && !allowed.has(rowid)) continue;
+        // The graph's own distance (8-bit units, not cosine): it only orders candidates for re-ranking.
+        hits.push({ rowid, distance: r.distances[i]! });
+      }
+    };
+    take(index.base, true);
+
+    return { hits: hits.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid), short };
+  }
+
+  /** The in-memory index brought to `state`: caught up, reloaded or rebuilt as needed. */
+  private current(state: VectorState, count: number): Loaded {
+    const l = this.loaded;
+    if (l !== undefined && l.applied.seq === state.seq && l.applied.epoch === state.epoch && l.applied.checksum === state.checksum) {
+      return l;
+    }
+    if (l !== undefined && isAncestor(this.db, l.applied) && countVectorChangesSince(this.db, l.applied.seq) <= MAX_INCREMENTAL) {
+      this.catchUp(l);
+      return l;
+    }
+    this.loaded = this.fromFile() ?? this.build(state, count);
+    if (this.loaded.applied.seq !== state.seq) this.catchUp(this.loaded);
+    return this.loaded;
+  }
+
+  /** The saved index, when its header is an ancestor of the committed vectors and matches these settings. */
+  private fromFile(): Loaded | undefined {
+    const header = this.usableHeader();
+    if (header === undefined) return undefined;
+    if (countVectorChangesSince(this.db, header.seq) > Math.max(MAX_INCREMENTAL, header.count / 2)) return undefined;
+    const base = this.library!.create(header.settings);
+    try {
+      base.view(dataPath(this.dbPath, header));
+    } catch {
+      return undefined; // A missing or damaged data file: rebuilt.
+    }
+    return { base, header, delta: new Map(), shadowed: new Set(), applied: stateOf(header), count: header.count };
+  }
+
+  private usableHeader(): AnnHeader | undefined {
+    const header = readAnnHeader(this.dbPath);
+    const def = vectorTableDefinition(this.db);
+    if (header === undefined || def === undefined || this.library === undefined) return undefined;
+    const s = header.settings;
+    const want = this.settings;
+    if (
+      header.library !== this.library.name ||
+      s.dimensions !== def.dimensions ||
+      s.connectivity !== want.connectivity ||
+      s.expansionAdd !== want.expansionAdd ||
+      s.quantization !== want.quantization
+    ) {
+      return undefined;
+    }
+    if (!isAncestor(this.db, stateOf(header))) return undefined;
+    // Search breadth may differ from the file's: it is a query-time setting.
+    return { ...header, settings: { ...s, expansionSearch: want.expansionSearch } };
+  }
+
+  /** Apply every log row after `l.applied`: shadow the rowid, and put its current vector (if any) in `delta`. */
+  private catchUp(l: Loaded): void {
+    const def = vectorTableDefinition(this.db);
+    if (def === undefined) throw new GroundkitError("NO_VECTORS", "This collection has no vectors yet.");
+    const read = this.db.prepare(`SELECT embedding FROM ${VECTOR_TABLE} WHERE rowid = ?`).pluck();
+    const checksumAt = this.db.prepare("SELECT checksum FROM vector_log WHERE seq = ?").pluck();
+    for (;;) {
+      const changes = vectorChangesSince(this.db, l.applied.seq, PAGE);
+      if (changes.length === 0) break;
+      for (const c of changes) {
+        l.shadowed.add(c.rowid);
+        const key = BigInt(c.rowid);
+        l.delta.delete(c.rowid);
+        const blob = read.get(key) as Buffer | undefined;
+        if (blob === undefined) continue;
+        l.delta.set(c.rowid, unitFromBlob(blob, def.dimensions));
+      }
+      const last = changes[changes.length - 1]!;
+      l.applied = { epoch: l.applied.epoch, seq: last.seq, checksum: checksumAt.get(last.seq) as string };
+    }
+  }
+
+  /** A fresh graph of every committed vector, at `state` (the caller's read transaction holds it still). */
+  private build(state: VectorState, count: number, onProgress?: (done: number, total: number) => void): Loaded {
+    const def = vectorTableDefinition(this.db);
+    if (def === undefined) throw new GroundkitError("NO_VECTORS", "This collection has no vectors yet.");
+    const settings: AnnSettings = { ...this.settings, dimensions: def.dimensions };
+    const base = this.library!.create(settings);
+    const d = def.dimensions;
+    let keys = new BigUint64Array(PAGE);
+    let batch = new Float32Array(PAGE * d);
+    let n = 0;
+    let done = 0;
+    const flush = (): void => {
+      if (n === 0) return;
+      base.add(keys.subarray(0, n), batch.subarray(0, n * d), BUILD_THREADS);
+      done += n;
+      n = 0;
+      keys = new BigUint64Array(PAGE);
+      batch = new Float32Array(PAGE * d);
+      onProgress?.(done, count);
+    };
+    const rows = this.db.prepare(`SELECT rowid, embedding FROM ${VECTOR_TABLE}`).safeIntegers(true);
+    for (const row of rows.iterate() as IterableIterator<{ rowid: bigint; embedding: Buffer }>) {
+      keys[n] = row.rowid;
+      batch.set(unitFromBlob(row.embedding, d), n * d);
+      if (++n === PAGE) flush();
+    }
+    flush();
+    const header = { ...state, library: this.library!.name, settings, count: done, tombstones: 0 };
+    return { base, header, delta: new Map(), shadowed: new Set(), applied: state, count: done };
+  }
+
+  /**
+   * Writer only (the caller holds the collection's writer lock): fold the log into
+   * a new saved index (or build one), and prune the log up to it. Returns the status after.
+   */
+  sync(onProgress?: (done: number, total: number) => void): VectorIndexStatus {
+    if (!this.writable) throw new GroundkitError("INTERNAL", "The vector index is synced by a writer only.");
+    const plan = this.db.transaction(() => {
+      const state = vectorState(this.db);
+      if (state === undefined) return undefined;
+      const count = countVectors(this.db);
+      if (this.exactReason(count) !== undefined) {
+        if (count === 0) removeAnnFiles(this.dbPath);
+        return undefined;
+      }
+      const header = this.usableHeader();
+      if (header !== undefined && header.seq === state.seq) return { header, state };
+      let index: Loaded;
+      const pending = header === undefined ? Infinity : countVectorChangesSince(this.db, header.seq);
+      if (header !== undefined && pending + (header.tombstones ?? 0) <= Math.max(MAX_FOLD_MIN, header.count * MAX_FOLD_FRACTION)) {
+        index = this.foldIntoCopy(header);
+      } else {
+        index = this.build(state, count, onProgress);
+      }
+      let saved: AnnHeader;
+      try {
+        saved = saveAnnIndex(this.dbPath, index.base, { ...index.header, ...index.applied, count: index.base.size() });
+      } catch (err) {
+        throw new GroundkitError("VECTOR_INDEX_UNWRITABLE", `The HNSW index beside ${this.dbPath} could not be saved.`, undefined, {
+          cause: err,
+        });
+      }
+      this.loaded = undefined;
+      return { header: saved, state: index.applied };
+    })();
+    if (plan !== undefined) this.db.transaction(() => pruneVectorLog(this.db, plan.header.seq)).immediate();
+    return this.status();
+  }
+
+  /** The saved index loaded into memory (writable, unlike a mapped view) with every pending change applied in place. */
+  private foldIntoCopy(header: AnnHeader): Loaded {
+    const def = vectorTableDefinition(this.db)!;
+    const base = this.library!.create(header.settings);
+    base.load(dataPath(this.dbPath, header));
+    const read = this.db.prepare(`SELECT embedding FROM ${VECTOR_TABLE} WHERE rowid = ?`).pluck();
+    const checksumAt = this.db.prepare("SELECT checksum FROM vector_log WHERE seq = ?").pluck();
+    let applied = stateOf(header);
+    let tombstones = header.tombstones ?? 0;
+    for (;;) {
+      const changes = vectorChangesSince(this.db, applied.seq, PAGE);
+      if (changes.length === 0) break;
+      for (const c of changes) {
+        const key = BigInt(c.rowid);
+        if (base.contains(key)) {
+          base.remove(new BigUint64Array([key]));
+          tombstones++;
+        }
+        const blob = read.get(key) as Buffer | undefined;
+        if (blob !== undefined) base.add(new BigUint64Array([key]), unitFromBlob(blob, def.dimensions), 1);
+      }
+      const last = changes[changes.length - 1]!;
+      applied = { epoch: applied.epoch, seq: last.seq, checksum: checksumAt.get(last.seq) as string };
+    }
+    return { base, header: { ...header, tombstones }, delta: new Map(), shadowed: new Set(), applied, count: base.size() };
+  }
+
+  /** What `grk status` shows: read from the header and the log, without loading the index. */
+  status(): VectorIndexStatus {
+    return this.db.transaction((): VectorIndexStatus => {
+      const state = vectorState(this.db);
+      const count = countVectors(this.db);
+      const exact = (reason: string): VectorIndexStatus => ({
+        kind: "exact",
+        reason,
+        library: this.library?.name ?? null,
+        state: "none",
+        vectors: count,
+        indexed_vectors: 0,
+        pending_changes: 0,
+        file_bytes: 0,
+      });
+      if (count === 0) return exact("no vectors");
+      const reason = state === undefined ? "no vector log" : this.exactReason(count);
+      if (reason !== undefined || state === undefined) return exact(reason ?? "no vector log");
+      const raw = readAnnHeader(this.dbPath);
+      const header = this.usableHeader();
+      const base = { kind: "hnsw" as const, reason: null, library: this.library!.name, vectors: count };
+      if (header === undefined) {
+        return { ...base, state: raw === undefined ? "missing" : "stale", indexed_vectors: 0, pending_changes: 0, file_bytes: raw ? dataFileBytes(this.dbPath, raw) : 0 };
+      }
+      const pending = countVectorChangesSince(this.db, header.seq);
+      return {
+        ...base,
+        state: pending === 0 ? "current" : "behind",
+        indexed_vectors: header.count,
+        pending_changes: pending,
+        file_bytes: dataFileBytes(this.dbPath, header),
+      };
+    })();
+  }
+}
+
+/** The exact top `k` of the in-memory changed vectors (unit vectors: cosine distance = 1 - dot). */
+function exactDelta(delta: ReadonlyMap<number, Float32Array>, query: Float32Array, k: number, allowed?: ReadonlySet<number>): VectorHit[] {
+  const out: VectorHit[] = [];
+  for (const [rowid, v] of delta) {
+    if (allowed !== undefined && !allowed.has(rowid)) continue;
+    let dot = 0;
+    for (let i = 0; i < v.length; i++) dot += v[i]! * query[i]!;
+    out.push({ rowid, distance: Math.min(2, Math.max(0, 1 - dot)) });
+  }
+  return out.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid).slice(0, k);
+}
+
+function stateOf(h: VectorState): VectorState {
+  return { epoch: h.epoch, seq: h.seq, checksum: h.checksum };
+}
+
+/** A stored vector as a unit Float32Array (an earlier version's cosine table stores vectors as given). */
+function unitFromBlob(blob: Buffer, dims: number): Float32Array {
+  const v = new Float32Array(dims);
+  new Uint8Array(v.buffer).set(blob.subarray(0, dims * 4));
+  let squares = 0;
+  for (let i = 0; i < dims; i++) squares += v[i]! * v[i]!;
+  if (Math.abs(squares - 1) > 1e-4 && squares > 0) {
+    const inv = 1 / Math.sqrt(squares);
+    for (let i = 0; i < dims; i++) v[i] = v[i]! * inv;
+  }
+  return v;
+}

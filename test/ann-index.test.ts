@@ -1,0 +1,272 @@
+/**
+ * The HNSW index beside sqlite-vec, on real SQLite files: its answers match exact
+ * search (unfiltered and filtered), deletions are honoured at once, and an index
+ * left behind or ahead of the committed vectors (a crash between the vector commit
+ * and the index write, either way round) is detected and repaired on open.
+ */
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { mulberry32 } from "../src/core/random.js";
+import type { ChunkFilter, NewChunk, StoredDocument } from "../src/store/store.js";
+import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
+import type { AnnOptions } from "../src/store/sqlite/ann-index.js";
+import { openCollection } from "../src/collection.js";
+
+const DIMS = 24;
+const CHUNKS_PER_DOC = 4;
+/** Small enough for a test, but searched by the graph: the size threshold is lowered. */
+const ANN: AnnOptions = { minVectors: 50, filterExactMax: 20 };
+
+let dir: string;
+let path: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "grk-ann-"));
+  path = join(dir, "c.sqlite3");
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function open(opts: AnnOptions = ANN): SqliteStore {
+  return SqliteStore.open(path, { create: true, vectorIndex: opts });
+}
+
+/** Clustered unit vectors (real embeddings are clustered; uniform noise in 24-d is not what HNSW meets). */
+function vector(seed: number): Float32Array {
+  const rand = mulberry32(seed);
+  const centre = mulberry32(1000 + (seed % 7));
+  const v = new Float32Array(DIMS);
+  let n = 0;
+  for (let i = 0; i < DIMS; i++) {
+    v[i] = (centre() * 2 - 1) + 0.5 * (rand() * 2 - 1);
+    n += v[i]! * v[i]!;
+  }
+  for (let i = 0; i < DIMS; i++) v[i] = v[i]! / Math.sqrt(n);
+  return v;
+}
+
+function doc(name: string): StoredDocument {
+  return {
+    document_id: `doc-${name}`,
+    source: `/corpus/${name}.md`,
+    source_class: "text",
+    extractor: null,
+    base_dir: "/corpus",
+    fingerprint: name,
+    content_hash: name,
+    content_length: 10,
+    ingested_at: "2026-01-01T00:00:00Z",
+    metadata: { rel_path: `${name}.md`, ext: ".md" },
+  };
+}
+
+function chunks(name: string): NewChunk[] {
+  return Array.from({ length: CHUNKS_PER_DOC }, (_, i) => ({
+    chunk_id: `${name}#${i}`,
+    ordinal: i,
+    text: `${name} chunk ${i}`,
+    start_offset: i,
+    end_offset: i + 1,
+    start_line: 1,
+    end_line: 1,
+    page_start: null,
+    page_end: null,
+    text_hash: `${name}${i}`,
+    heading_path: [],
+  }));
+}
+
+/** Add documents `from`..`to`-1, named by `prefix`, with vectors seeded from `seed`. */
+function addDocs(store: SqliteStore, prefix: string, from: number, to: number, seed = 0): void {
+  store.transaction(() => {
+    for (let d = from; d < to; d++) {
+      const name = `${prefix}${d}`;
+      store.replaceDocument(doc(name), chunks(name), chunks(name).map((_, i) => vector(seed + d * 100 + i)));
+    }
+  });
+}
+
+/** Chunk ids of a search, and the same search answered exactly (a store that never uses the graph). */
+function both(store: SqliteStore, seed: number, k: number, filter?: ChunkFilter): { ann: string[]; exact: string[] } {
+  const q = vector(seed);
+  const ann = store.searchVectors(q, k, filter).map((h) => h.chunk_id);
+  const exactStore = open({ mode: "exact" });
+  try {
+    return { ann, exact: exactStore.searchVectors(q, k, filter).map((h) => h.chunk_id) };
+  } finally {
+    exactStore.close();
+  }
+}
+
+function expectMatchesExact(store: SqliteStore, k = 10, filter?: ChunkFilter): void {
+  for (let s = 0; s < 8; s++) {
+    const { ann, exact } = both(store, 5_000_000 + s, k, filter);
+    expect(ann).toEqual(exact);
+  }
+}
+
+describe("ANN vector index", () => {
+  it("small collections stay exact; above the threshold the graph answers what exact search does", () => {
+    const store = open();
+    try {
+      addDocs(store, "a", 0, 10);
+      expect(store.vectorIndexStatus()).toMatchObject({ kind: "exact", state: "none", vectors: 40 });
+      expect(store.vectorIndexStatus().reason).toMatch(/small collection/);
+      addDocs(store, "a", 10, 100);
+      expect(store.vectorIndexStatus()).toMatchObject({ kind: "hnsw", state: "missing", vectors: 400 });
+      expectMatchesExact(store);
+      const synced = store.syncVectorIndex();
+      expect(synced).toMatchObject({ kind: "hnsw", state: "current", indexed_vectors: 400, pending_changes: 0 });
+      expect(synced.file_bytes).toBeGreaterThan(0);
+      expectMatchesExact(store, 50);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("honours deletions and replacements at once, before any sync", () => {
+    const store = open();
+    try {
+      addDocs(store, "a", 0, 100);
+      store.syncVectorIndex();
+      const q = vector(7 * 100 + 1); // a7#1's own vector: its nearest chunk is itself
+      expect(store.searchVectors(q, 5)[0]!.chunk_id).toBe("a7#1");
+      store.deleteDocument("doc-a7");
+      const after = store.searchVectors(q, 50).map((h) => h.chunk_id);
+      expect(after.some((id) => id.startsWith("a7#"))).toBe(false);
+      // Replaced with new vectors: the old ones must not answer for it.
+      addDocs(store, "a", 8, 9, 9_000_000);
+      expect(store.vectorIndexStatus()).toMatchObject({ state: "behind" });
+      expectMatchesExact(store);
+      expectMatchesExact(store, 50);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("filtered search returns the true top-k among matching chunks, through the graph and through the exact fallback", () => {
+    const store = open();
+    try {
+      addDocs(store, "a", 0, 60);
+      addDocs(store, "b", 0, 60, 77);
+      store.syncVectorIndex();
+      const broad: ChunkFilter = { clauses: [{ kind: "path_prefix", prefix: "b" }] }; // 240 chunks: the graph, widened
+      const selective: ChunkFilter = { clauses: [{ kind: "path_glob", glob: "b1*.md" }] }; // 44 chunks... exact
+      const tiny: ChunkFilter = { clauses: [{ kind: "path_glob", glob: "b5.md" }] }; // 4 chunks: exact
+      expectMatchesExact(store, 10, broad);
+      expectMatchesExact(store, 10, selective);
+      expectMatchesExact(store, 10, tiny);
+      const none: ChunkFilter = { clauses: [{ kind: "path_prefix", prefix: "zzz" }] };
+      expect(store.searchVectors(vector(1), 10, none)).toEqual([]);
+      expect(store.searchVectors(vector(1), 10, broad).every((h) => h.document.source.startsWith("/corpus/b"))).toBe(true);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("an index left behind (vectors committed, index never written: a crash before the sync) catches up on open", () => {
+    let store = open();
+    addDocs(store, "a", 0, 80);
+    store.syncVectorIndex();
+    addDocs(store, "n", 0, 20, 3_000_000);
+    store.deleteDocument("doc-a3");
+    store.close(); // as a SIGKILL would: no sync
+
+    store = open();
+    try {
+      expect(store.vectorIndexStatus()).toMatchObject({ kind: "hnsw", state: "behind", indexed_vectors: 320 });
+      expect(store.vectorIndexStatus().pending_changes).toBeGreaterThan(0);
+      expectMatchesExact(store);
+      expect(store.searchVectors(vector(3_000_000 + 5 * 100 + 2), 1)[0]!.chunk_id).toBe("n5#2");
+      const synced = store.syncVectorIndex();
+      expect(synced).toMatchObject({ state: "current", indexed_vectors: 396, pending_changes: 0 });
+      expectMatchesExact(store);
+    } finally {
+      store.close();
+    }
+    // Only the header and one data file remain.
+    expect(readdirSync(dir).filter((f) => f.includes(".ann")).length).toBe(2);
+  });
+
+  it("an index ahead of the committed vectors (their commit lost, the index written) is detected and rebuilt", () => {
+    let store = open();
+    addDocs(store, "a", 0, 80);
+    store.close();
+    copyFileSync(path, join(dir, "before.sqlite3"));
+
+    store = open();
+    addDocs(store, "lost", 0, 10);
+    store.deleteDocument("doc-a1");
+    store.syncVectorIndex(); // the index now holds the "lost" chunks and not a1's
+    store.close();
+    // The vectors' commit never reached the disk: the collection is back at its earlier state.
+    copyFileSync(join(dir, "before.sqlite3"), path);
+    for (const f of ["-wal", "-shm"]) rmSync(path + f, { force: true });
+
+    store = open();
+    try {
+      expect(store.vectorIndexStatus()).toMatchObject({ kind: "hnsw", state: "stale" });
+      const hits = store.searchVectors(vector(3 * 100), 50).map((h) => h.chunk_id);
+      expect(hits.some((id) => id.startsWith("lost"))).toBe(false);
+      expect(store.searchVectors(vector(1 * 100 + 2), 1)[0]!.chunk_id).toBe("a1#2");
+      expectMatchesExact(store);
+      // Same number of changes as the lost ones, other vectors: equal seq, different digest. Still stale.
+      addDocs(store, "other", 0, 10, 4_000_000);
+      store.deleteDocument("doc-a2");
+      expect(store.vectorIndexStatus()).toMatchObject({ state: "stale" });
+      expectMatchesExact(store);
+      expect(store.syncVectorIndex()).toMatchObject({ state: "current", indexed_vectors: 356 });
+      expectMatchesExact(store);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("re-embedding (the vector table replaced) starts a new epoch: the old index is never reused", () => {
+    const store = open();
+    try {
+      addDocs(store, "a", 0, 80);
+      store.syncVectorIndex();
+      const rows = store.allChunkTexts().map((c, i) => ({ rowid: c.rowid, vector: vector(8_000_000 + i) }));
+      store.replaceAllVectors(rows, {});
+      expect(store.vectorIndexStatus()).toMatchObject({ state: "stale" });
+      expectMatchesExact(store);
+      expect(store.syncVectorIndex()).toMatchObject({ state: "current" });
+    } finally {
+      store.close();
+    }
+  });
+
+  it("works exactly, and says why, when the native ANN library cannot load", () => {
+    const store = open({ ...ANN, module: "groundkit-no-such-ann-module" });
+    try {
+      addDocs(store, "a", 0, 80);
+      const status = store.syncVectorIndex();
+      expect(status).toMatchObject({ kind: "exact", state: "none" });
+      expect(status.reason).toMatch(/ANN library unavailable.*groundkit-no-such-ann-module/);
+      expectMatchesExact(store);
+      expect(existsSync(`${path}.ann.json`)).toBe(false);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("the collection's status carries the vector index; a bad GROUNDKIT_ANN is a typed error", () => {
+    const loc = { indexDir: join(dir, "idx"), collection: "c" };
+    const col = openCollection({ ...loc, create: true });
+    try {
+      expect(col.status().vector_index).toMatchObject({ kind: "exact", reason: "no vectors", state: "none", vectors: 0 });
+    } finally {
+      col.close();
+    }
+    const saved = process.env.GROUNDKIT_ANN;
+    process.env.GROUNDKIT_ANN = "fast";
+    try {
+      expect(() => openCollection(loc)).toThrow(expect.objectContaining({ code: "INVALID_CONFIG" }));
+    } finally {
+      if (saved === undefined) delete process.env.GROUNDKIT_ANN;
+      else process.env.GROUNDKIT_ANN = saved;
+    }
+  });
+});
