@@ -19,6 +19,13 @@ const CHUNKS_PER_DOC = 4;
 /** Small enough for a test, but searched by the graph: the size threshold is lowered. */
 const ANN: AnnOptions = { minVectors: 50, filterExactMax: 20 };
 
+/**
+ * The graph is approximate: a hit near rank k occasionally differs from exact search's (seen on these
+ * 400-vector graphs, built with threads, so not every run), which is what recall measures. Each query must
+ * find at least this share of exact search's top k; deleted chunks are checked apart, strictly.
+ */
+const MIN_RECALL = 0.9;
+
 let dir: string;
 let path: string;
 
@@ -102,7 +109,12 @@ function both(store: SqliteStore, seed: number, k: number, filter?: ChunkFilter)
 function expectMatchesExact(store: SqliteStore, k = 10, filter?: ChunkFilter): void {
   for (let s = 0; s < 8; s++) {
     const { ann, exact } = both(store, 5_000_000 + s, k, filter);
-    expect(ann).toEqual(exact);
+    expect(ann).toHaveLength(exact.length);
+    const found = ann.filter((id) => exact.includes(id)).length;
+    expect(found / Math.max(exact.length, 1)).toBeGreaterThanOrEqual(MIN_RECALL);
+    // Whatever the graph returns is a live chunk (exact search over the whole collection holds it).
+    const live = new Set(both(store, 5_000_000 + s, 1000, filter).exact);
+    expect(ann.every((id) => live.has(id))).toBe(true);
   }
 }
 
