@@ -33,6 +33,8 @@
 import type { Statement } from "better-sqlite3";
 import { load as loadSqliteVec } from "sqlite-vec";
 import { GroundkitError } from "../../core/errors.js";
+import { packageMissing } from "../../core/optional-packages.js";
+import { packageManifest } from "../../core/package-root.js";
 import type { Db } from "./db.js";
 
 /** The vec0 table's name. */
@@ -70,7 +72,14 @@ const loaded = new WeakSet<Db>();
 /** Load sqlite-vec into this connection (once per connection). */
 export function loadVectorExtension(db: Db): void {
   if (loaded.has(db)) return;
-  loadSqliteVec(db);
+  try {
+    loadSqliteVec(db);
+  } catch (err) {
+    // Its per-platform binary is an optional dependency of sqlite-vec: `npm install --omit=optional` leaves it out.
+    const platformPackage = /Was the (sqlite-vec-[\w-]+) package installed/.exec(err instanceof Error ? err.message : "")?.[1];
+    if (platformPackage === undefined) throw err;
+    throw packageMissing("Vector search (dense and hybrid modes, --dense ingest)", platformPackage, `${platformPackage}@${packageManifest().dependencies?.["sqlite-vec"] ?? "latest"}`, "", err);
+  }
   loaded.add(db);
 }
 
