@@ -105,6 +105,10 @@ export const ERROR_CATALOGUE = {
     http: 502,
     hint: "Check that the embedding provider named in the message is running, reachable and configured as documented.",
   },
+  INSTALL_INCOMPLETE: {
+    http: 500,
+    hint: "Run `npm rebuild better-sqlite3` in the folder groundkit is installed in (add -g for a global install); it needs its install script, so never install groundkit with --ignore-scripts.",
+  },
   OPTIONAL_PACKAGE_MISSING: {
     http: 501,
     hint: "Run the install command named in the message (then restart a running server), or use a feature that needs no optional package: BM25 search (mode=bm25) needs none.",

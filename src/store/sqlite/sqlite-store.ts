@@ -27,7 +27,6 @@ import {
   deleteVectors,
   ensureVectorTable,
   knn,
-  loadVectorExtension,
   rowidsMissingVectors,
   upsertVectors,
   vectorTableDimensions,
@@ -122,7 +121,6 @@ export class SqliteStore implements Store {
 
   private constructor(readonly db: Db) {
     this.functions = registerFunctions(db);
-    loadVectorExtension(db);
     this.postings = new PostingsIndex(db);
     this.stmts = {
       docBySource: db.prepare("SELECT * FROM documents WHERE source = ?"),
