@@ -181,9 +181,9 @@ describe("loadJudgments", () => {
     expect(js[1]!.gold[0]).toMatchObject({ start: 0, end: 10 });
   });
 
-  it("reports an unreadable judgments file", async () => {
+  it("reports a missing judgments file as a wrong path, not a bad judgment", async () => {
     const err = await failure(loadJudgments(path.join(root, "absent.jsonl"), corpus));
-    expect(err.code).toBe("JUDGMENT_INVALID");
+    expect(err.code).toBe("SOURCE_NOT_FOUND");
     expect(err.message).toContain("absent.jsonl");
   });
 });

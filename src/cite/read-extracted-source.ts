@@ -24,9 +24,12 @@ export async function readExtractedSource(
   const extractor = registry.byIdentity(recorded);
   if (!extractor) {
     const active = registry.activeIdentities();
+    // Say why a kind is missing (an optional package not installed names its install command).
+    const problems = (["pdf", "html"] as const).map((kind) => registry.problem(kind)).filter((p) => p !== undefined);
     throw unresolvable(
       `the extractor recorded at ingest (${recorded}) is not active in this build ` +
-        `(active: ${active.length ? active.join(", ") : "none"}); re-deriving the offsets needs the exact same extractor.`,
+        `(active: ${active.length ? active.join(", ") : "none"}); re-deriving the offsets needs the exact same extractor.` +
+        (problems.length ? ` ${problems.join("; ")}.` : ""),
     );
   }
   try {

@@ -19,10 +19,11 @@ import { action, DECIMAL_INTEGER, intFlag, printJson, println, resolveLocation, 
 import { createProgress, createRate } from "./progress.js";
 import { cacheDir } from "../embed/minilm/cache-dir.js";
 import { collectionSettings } from "../collection-settings.js";
+import { goldenPaths } from "../eval/golden-corpus.js";
 
 interface EvalFlags extends CommonFlags {
-  corpusDir: string;
-  judgments: string;
+  corpusDir?: string;
+  judgments?: string;
   beir?: string;
   split: string;
   compare?: string;
@@ -68,8 +69,8 @@ export function parseSweep(spec: string): { name: string; key: keyof EvalSetting
 export function evalCommand(): Command {
   const cmd = new Command("eval")
     .description("evaluate retrieval: golden corpus (default), --beir DIR, or --corpus-dir + --judgments")
-    .option("--corpus-dir <dir>", "documents of a quote-anchored judgment set", "evals/corpus")
-    .option("--judgments <file>", "quote-anchored judgments (JSONL)", "evals/judgments.jsonl")
+    .option("--corpus-dir <dir>", "documents of a quote-anchored judgment set (default: evals/corpus here, else groundkit's own)")
+    .option("--judgments <file>", "quote-anchored judgments, JSONL (default: evals/judgments.jsonl here, else groundkit's own)")
     .option("--beir <dir>", "a BEIR-format dataset (corpus.jsonl, queries.jsonl, qrels/<split>.tsv)")
     .option("--split <name>", "BEIR qrels split", "test")
     .option("--compare <report.json>", "show deltas against an earlier JSON report")
@@ -103,7 +104,8 @@ export function evalCommand(): Command {
         const chat = chatConfigFrom(config, flags);
         if (!chat) throw new GroundkitError("CHAT_NOT_CONFIGURED", "--answer needs a chat model to evaluate.");
         try {
-          const report = await evaluateAnswers(flags.corpusDir, flags.judgments, {
+          const golden = goldenPaths({ corpusDir: flags.corpusDir, judgments: flags.judgments });
+          const report = await evaluateAnswers(golden.corpusDir, golden.judgments, {
             chat,
             settings: collectionSettings(config),
             chunkSize: settings.chunkSize,
@@ -141,8 +143,9 @@ report: ${json}`);
                 : renderProgressBar(`${p.stage} ${p.phase}`, p.done, p.total),
           ),
       });
+      const golden = goldenPaths({ corpusDir: flags.corpusDir, judgments: flags.judgments });
       const run = (s: EvalSettings) =>
-        flags.beir ? evaluateBeir(flags.beir, flags.split, harness(s)) : evaluateGolden(flags.corpusDir, flags.judgments, harness(s));
+        flags.beir ? evaluateBeir(flags.beir, flags.split, harness(s)) : evaluateGolden(golden.corpusDir, golden.judgments, harness(s));
 
       try {
         if (flags.sweep) {

@@ -180,6 +180,14 @@ export const ERROR_CATALOGUE = {
     hint: "Check that the embedding provider named in the message is running, reachable and configured as documented.",
     toolHint: "Retry with mode=bm25 (no embedding needed), or later once the server's embedding provider is reachable.",
   },
+  INSTALL_INCOMPLETE: {
+    http: 500,
+    hint: "Run `npm rebuild better-sqlite3` in the folder groundkit is installed in (add -g for a global install); it needs its install script, so never install groundkit with --ignore-scripts.",
+  },
+  OPTIONAL_PACKAGE_MISSING: {
+    http: 501,
+    hint: "Run the install command named in the message (then restart a running server), or use a feature that needs no optional package: BM25 search (mode=bm25) needs none.",
+  },
   RERANK_FAILED: {
     http: 502,
     hint: "Check that the reranker named in the message is running, reachable and configured as documented.",

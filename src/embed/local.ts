@@ -16,6 +16,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { GroundkitError } from "../core/errors.js";
+import { resolveOptional } from "../core/optional-packages.js";
 import { createBatchedProvider, defaultLocalThreads, positiveIntOption, type EmbeddingProvider } from "./provider.js";
 import { WorkerPool } from "./worker-pool.js";
 
@@ -39,7 +40,7 @@ export interface LocalProviderOptions {
  * package's own package.json at run time so an upgrade is a new identity.
  */
 export function localModelName(): string {
-  const entry = require.resolve(LOCAL_MODEL_PACKAGE);
+  const entry = resolveOptional(LOCAL_MODEL_PACKAGE, () => require.resolve(LOCAL_MODEL_PACKAGE));
   // The entry is <pkg>/dist/index.js; walk up to the package.json that names the package.
   let dir = dirname(entry);
   for (let i = 0; i < 4; i++) {
@@ -101,7 +102,10 @@ function failure(why: string): GroundkitError {
 export async function createLocalProvider(opts: LocalProviderOptions = {}): Promise<EmbeddingProvider> {
   const threads = positiveIntOption("threads", opts.threads, defaultLocalThreads());
   const batchSize = positiveIntOption("batch_size", opts.batch_size, 8);
-  const paths = { embeddings: require.resolve("@energetic-ai/embeddings"), model: require.resolve(LOCAL_MODEL_PACKAGE) };
+  const paths = {
+    embeddings: resolveOptional("@energetic-ai/embeddings", () => require.resolve("@energetic-ai/embeddings")),
+    model: resolveOptional(LOCAL_MODEL_PACKAGE, () => require.resolve(LOCAL_MODEL_PACKAGE)),
+  };
   const pool = new WorkerPool<string[], Float32Array[]>({
     size: threads,
     spawn: () => new Worker(WORKER_SOURCE, { eval: true, workerData: paths }),

@@ -15,6 +15,7 @@ import { createReadStream } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { GroundkitError } from "../core/errors.js";
+import { loadOptional } from "../core/optional-packages.js";
 import { createBatchedProvider, type EmbeddingProvider } from "./provider.js";
 
 /** How token states become one sentence vector. */
@@ -68,7 +69,9 @@ let transformers: Promise<Transformers> | undefined;
  * lock it to local files: no remote models, no download cache.
  */
 export function loadTransformers(): Promise<Transformers> {
-  transformers ??= import("@huggingface/transformers").then((t) => {
+  // transformers.js imports onnxruntime-node itself: either may be the missing one.
+  const load = () => loadOptional("onnxruntime-node", () => import("@huggingface/transformers"));
+  transformers ??= loadOptional("@huggingface/transformers", load).then((t) => {
     t.env.allowRemoteModels = false;
     t.env.allowLocalModels = true;
     t.env.useBrowserCache = false;

@@ -11,7 +11,7 @@ import type { CollectionSettings } from "../collection-settings.js";
 import { readContainedFile } from "../source/contained-read.js";
 import { fsErrorToGroundkit } from "../core/containment.js";
 import { GroundkitError } from "../core/errors.js";
-import { getExtractorRegistry } from "../extract/registry.js";
+import { getExtractorOf } from "../extract/registry.js";
 import { extractorKindForExtension } from "../extract/registry.js";
 import type { IngestSummary } from "../ingest/ingest.js";
 import { openVectorCache } from "../embed/vector-cache.js";
@@ -145,8 +145,12 @@ function configEcho(col: Collection, opts: HarnessOptions): Record<string, unkno
 export async function goldenContent(docPath: string): Promise<string> {
   const kind = extractorKindForExtension(docPath.slice(docPath.lastIndexOf(".")));
   if (!kind) return readTextContent(docPath);
-  const extractor = (await getExtractorRegistry()).get(kind);
-  if (!extractor) throw new GroundkitError("EXTRACTION_FAILED", `No ${kind} extractor is available for ${docPath}.`);
+  const outcome = await getExtractorOf(kind);
+  if ("problem" in outcome) {
+    // A missing optional package (pdf.js) keeps its code, so the install command in the message is the hint to follow.
+    throw new GroundkitError(outcome.code ?? "EXTRACTION_FAILED", `No ${kind} extractor is available for ${docPath}: ${outcome.problem}.`);
+  }
+  const { extractor } = outcome;
   const real = await realpath(docPath).catch((err: unknown) => {
     throw fsErrorToGroundkit(err, docPath);
   });

@@ -203,6 +203,10 @@ export async function loadJudgments(
   try {
     bytes = await readFile(file);
   } catch (err) {
+    // A missing file is a wrong path, not a bad judgment: say so with the path hint.
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") {
+      throw new GroundkitError("SOURCE_NOT_FOUND", `The judgments file ${path.resolve(file)} does not exist.`, { file }, { cause: err });
+    }
     throw invalid(`Cannot read judgments file ${file}: ${(err as Error).message}`, { file }, err);
   }
   let text: string;

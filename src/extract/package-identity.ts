@@ -55,7 +55,8 @@ export function installedPackage(name: string): InstalledPackage {
     }
     return { name, version, dir, identity: `${name}/${version}` };
   }
-  throw new Error(`package ${JSON.stringify(name)} is not installed`);
+  // The code Node gives a failed `require`, so callers can tell "not installed" from "broken".
+  throw Object.assign(new Error(`package ${JSON.stringify(name)} is not installed`), { code: "MODULE_NOT_FOUND" });
 }
 
 /** `"<name>/<installed version>"` of `name`; see {@link installedPackage}. */

@@ -15,6 +15,7 @@ import type { ExtractOptions, ExtractedText, Extractor } from "./extractor.js";
 import { checkOutputLength, resolveExtractionLimits } from "./limits.js";
 import { installedPackage, type InstalledPackage } from "./package-identity.js";
 import { importKeepingBuiltins } from "./keep-builtins.js";
+import { loadOptional } from "../core/optional-packages.js";
 
 type Pdfjs = typeof PdfjsModule;
 type TextContentItem = Awaited<ReturnType<PdfjsModule.PDFPageProxy["getTextContent"]>>["items"][number];
@@ -35,10 +36,11 @@ const SEPARATOR_LENGTH = codePointLength(PDF_PAGE_SEPARATOR);
  * @example
  *   const pdf = await createPdfExtractor();
  *   const { text, pageStarts } = await pdf.extract(bytes);
- * @throws Error when pdfjs-dist is missing, broken, or its code and package.json disagree.
+ * @throws GroundkitError OPTIONAL_PACKAGE_MISSING when pdfjs-dist (an optional dependency) is not installed
+ * @throws Error when pdfjs-dist is broken, or its code and package.json disagree.
  */
 export async function createPdfExtractor(): Promise<Extractor> {
-  const pkg = installedPackage("pdfjs-dist");
+  const pkg = await loadOptional("pdfjs-dist", () => installedPackage("pdfjs-dist"));
   // Their bundled core-js would otherwise replace native JSON and Array.prototype.push process-wide.
   // The worker module is loaded here too (it sets globalThis.pdfjsWorker, which pdfjs then uses)
   // rather than by pdfjs's own dynamic import at the first getDocument, outside the guard.

@@ -9,6 +9,7 @@
  * never hides the other. Memoized per process: the set of
  * active identities is a property of the installation, not of a request.
  */
+import { GroundkitError, type ErrorCode } from "../core/errors.js";
 import { createIsolatedExtractor } from "./extraction-pool.js";
 import type { Extractor, ExtractorKind } from "./extractor.js";
 
@@ -57,7 +58,7 @@ export function extractorKindForExtension(ext: string): ExtractorKind | undefine
 }
 
 /** What probing one kind gave: its extractor, or why there is none. */
-export type ProbeOutcome = { extractor: Extractor } | { problem: string };
+export type ProbeOutcome = { extractor: Extractor } | { problem: string; code?: ErrorCode };
 
 /** Run one kind's probe, turning any failure into a stated problem. */
 async function probeKind(kind: ExtractorKind, probe: ExtractorProbe): Promise<ProbeOutcome> {
@@ -67,7 +68,9 @@ async function probeKind(kind: ExtractorKind, probe: ExtractorProbe): Promise<Pr
     return { extractor };
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    return { problem: `the ${kind} extractor is unavailable: ${reason}` };
+    // A missing optional package keeps its code, so the user gets its install hint rather than "could not be parsed".
+    const code = err instanceof GroundkitError && err.code === "OPTIONAL_PACKAGE_MISSING" ? err.code : undefined;
+    return { problem: `the ${kind} extractor is unavailable: ${reason}`, ...(code ? { code } : {}) };
   }
 }
 

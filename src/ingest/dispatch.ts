@@ -80,11 +80,11 @@ export class Dispatcher {
   private async extractedLoader(kind: ExtractorKind): Promise<Loader> {
     const outcome = await this.extractorOf(kind);
     if ("problem" in outcome) {
-      const { problem } = outcome;
+      const { problem, code } = outcome;
       return {
         identity: `unavailable:${kind}`,
         load: async (_bytes, label) => {
-          throw new GroundkitError("EXTRACTION_FAILED", `${label}: ${problem}.`);
+          throw new GroundkitError(code ?? "EXTRACTION_FAILED", `${label}: ${problem}.`);
         },
       };
     }

@@ -15,6 +15,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { GroundkitError } from "../../core/errors.js";
+import { loadOptional } from "../../core/optional-packages.js";
 import { createBatchedProvider, defaultLocalThreads, l2Normalize, positiveIntOption, type EmbeddingProvider } from "../provider.js";
 import { BERT_GRAPH_VERSION, buildBertGraph, type BertConfig } from "./bert-graph.js";
 import { cacheDir, writeFileAtomic } from "./cache-dir.js";
@@ -58,9 +59,10 @@ interface ModelFiles {
 
 async function modelFiles(): Promise<ModelFiles> {
   try {
-    const { default: manifest } = (await import(MINILM_PACKAGE)) as { default: ModelFiles };
+    const { default: manifest } = await loadOptional(MINILM_PACKAGE, () => import(MINILM_PACKAGE) as Promise<{ default: ModelFiles }>);
     return manifest;
   } catch (err) {
+    if (err instanceof GroundkitError) throw err;
     throw new GroundkitError(
       "EMBEDDING_FAILED",
       `Cannot load the local model package ${MINILM_PACKAGE}: ${err instanceof Error ? err.message : String(err)}. Reinstall groundkit.`,
@@ -151,7 +153,8 @@ function meanOfWindows(vectors: Float32Array[]): Float32Array {
  * Create the MiniLM provider: hash the packaged files, open (or build and
  * cache) the graph, load the tokenizer. About 2-3 s with a cached graph.
  *
- * @throws GroundkitError EMBEDDING_FAILED when the package or the runtime cannot be loaded;
+ * @throws GroundkitError OPTIONAL_PACKAGE_MISSING when the weights or onnxruntime-node are not installed;
+ *   EMBEDDING_FAILED when they cannot be loaded;
  *   INVALID_CONFIG for a bad option
  * @example
  *   const p = await createMiniLMProvider();
@@ -177,7 +180,7 @@ export async function createMiniLMProvider(opts: MiniLMOptions = {}): Promise<Em
     const configJson = readFileSync(files.configPath);
     hash = hashModelFiles({ weights, tokenizer: tokenizerJson, config: configJson });
     pieces = loadWordPieces(tokenizerJson.toString("utf8"));
-    ort = await import("onnxruntime-node");
+    ort = await loadOptional("onnxruntime-node", () => import("onnxruntime-node"));
     const graphPath = join(opts.cache_dir ?? cacheDir(), "models", `all-MiniLM-L6-v2-${hash}-bert-g${BERT_GRAPH_VERSION}.onnx`);
     ({ session, graph } = await openSession(ort, weights, JSON.parse(configJson.toString("utf8")) as BertConfig, graphPath, {
       intraOpNumThreads: threads,

@@ -24,7 +24,7 @@ import type { VectorIndexStatus } from "../store.js";
 import type { Db } from "./db.js";
 import { dataFileBytes, dataPath, readAnnHeader, removeAnnFiles, saveAnnIndex, type AnnHeader } from "./ann-file.js";
 import { loadAnnLibrary, type AnnLibrary, type AnnSettings, type NativeAnnIndex } from "./ann-native.js";
-import { VECTOR_TABLE, countVectors, vectorTableDefinition, type VectorHit } from "./vector-index.js";
+import { VECTOR_TABLE, countVectors, loadVectorExtension, vectorTableDefinition, type VectorHit } from "./vector-index.js";
 import { countVectorChangesSince, isAncestor, pruneVectorLog, vectorChangesSince, vectorState, type VectorState } from "./vector-log.js";
 
 /** How the store answers dense search. */
@@ -188,6 +188,8 @@ export class AnnIndex {
   private rerank(query: Float32Array, hits: VectorHit[]): VectorHit[] {
     const def = vectorTableDefinition(this.db);
     if (def === undefined) return [];
+    // The vec0 table needs sqlite-vec in this connection (loaded on first use: BM25-only installs lack it).
+    loadVectorExtension(this.db);
     const read = this.db.prepare(`SELECT embedding FROM ${VECTOR_TABLE} WHERE rowid = ?`).pluck();
     const out: VectorHit[] = [];
     for (const h of hits) {
@@ -275,6 +277,8 @@ export class AnnIndex {
   private catchUp(l: Loaded): void {
     const def = vectorTableDefinition(this.db);
     if (def === undefined) throw new GroundkitError("NO_VECTORS", "This collection has no vectors yet.");
+    // The vec0 table needs sqlite-vec in this connection (loaded on first use: BM25-only installs lack it).
+    loadVectorExtension(this.db);
     const read = this.db.prepare(`SELECT embedding FROM ${VECTOR_TABLE} WHERE rowid = ?`).pluck();
     const checksumAt = this.db.prepare("SELECT checksum FROM vector_log WHERE seq = ?").pluck();
     for (;;) {
@@ -313,6 +317,8 @@ export class AnnIndex {
       batch = new Float32Array(PAGE * d);
       onProgress?.(done, count);
     };
+    // The vec0 table needs sqlite-vec in this connection (loaded on first use: BM25-only installs lack it).
+    loadVectorExtension(this.db);
     const rows = this.db.prepare(`SELECT rowid, embedding FROM ${VECTOR_TABLE}`).safeIntegers(true);
     for (const row of rows.iterate() as IterableIterator<{ rowid: bigint; embedding: Buffer }>) {
       keys[n] = row.rowid;
@@ -367,6 +373,8 @@ export class AnnIndex {
     const def = vectorTableDefinition(this.db)!;
     const base = this.library!.create(header.settings);
     base.load(dataPath(this.dbPath, header));
+    // The vec0 table needs sqlite-vec in this connection (loaded on first use: BM25-only installs lack it).
+    loadVectorExtension(this.db);
     const read = this.db.prepare(`SELECT embedding FROM ${VECTOR_TABLE} WHERE rowid = ?`).pluck();
     const checksumAt = this.db.prepare("SELECT checksum FROM vector_log WHERE seq = ?").pluck();
     let applied = stateOf(header);

@@ -8,11 +8,31 @@ import { GroundkitError } from "../../core/errors.js";
 import type { Db } from "./db.js";
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from "./schema.js";
 
+/**
+ * `new Database(...)`, with better-sqlite3's "no compiled binary" failure (an install with
+ * `--ignore-scripts`, or a failed build) made INSTALL_INCOMPLETE instead of a verdict on the file.
+ */
+function openNative(path: string, options: Database.Options): Db {
+  try {
+    return new Database(path, options);
+  } catch (err) {
+    if (err instanceof Error && err.message.includes("Could not locate the bindings file")) {
+      throw new GroundkitError(
+        "INSTALL_INCOMPLETE",
+        "better-sqlite3 has no compiled binary (was groundkit installed with --ignore-scripts, or did its build fail?).",
+        undefined,
+        { cause: err },
+      );
+    }
+    throw err;
+  }
+}
+
 /** Inspect an existing file read-only; throws STORE_FOREIGN / STORE_NEWER. */
 function checkExistingFile(path: string): void {
   let db: Db | undefined;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
+    db = openNative(path, { readonly: true, fileMustExist: true });
     const appId = db.pragma("application_id", { simple: true }) as number;
     const version = db.pragma("user_version", { simple: true }) as number;
     const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number };
@@ -46,7 +66,7 @@ export function openDatabase(path: string, opts: { create: boolean; readonly?: b
   }
   if (exists) checkExistingFile(path);
 
-  const db = new Database(path, { readonly: opts.readonly ?? false });
+  const db = openNative(path, { readonly: opts.readonly ?? false });
   try {
     if (!exists) chmodSync(path, 0o600);
     db.pragma("busy_timeout = 10000");

@@ -32,7 +32,6 @@ import {
   deleteVectors,
   ensureVectorTable,
   knn,
-  loadVectorExtension,
   rowidsMissingVectors,
   prepareVector,
   requireTable,
@@ -101,7 +100,6 @@ export class SqliteStore implements Store {
   ) {
     this.functions = registerFunctions(db);
     this.ann = new AnnIndex(db, path, !db.readonly, vectorIndex);
-    loadVectorExtension(db);
     this.postings = new PostingsIndex(db);
     this.stmts = {
       docBySource: db.prepare("SELECT * FROM documents WHERE source = ?"),

@@ -34,6 +34,8 @@ import type { Statement } from "better-sqlite3";
 import { load as loadSqliteVec } from "sqlite-vec";
 import { GroundkitError } from "../../core/errors.js";
 import { checkDimensions, checkVector, unitCopy } from "../vectors.js";
+import { packageMissing } from "../../core/optional-packages.js";
+import { packageManifest } from "../../core/package-root.js";
 import type { Db } from "./db.js";
 import { logVectorChanges, resetVectorLog } from "./vector-log.js";
 
@@ -69,10 +71,23 @@ export type VectorFilter = { rowids: Iterable<Rowid> } | { sql: string; params?:
 
 const loaded = new WeakSet<Db>();
 
-/** Load sqlite-vec into this connection (once per connection). */
+/**
+ * Load sqlite-vec into this connection (once per connection). Called only where a
+ * vector table is touched, so a BM25-only collection never needs the extension
+ * (`npm install --omit=optional` leaves its platform binary out).
+ */
 export function loadVectorExtension(db: Db): void {
   if (loaded.has(db)) return;
-  loadSqliteVec(db);
+  try {
+    loadSqliteVec(db);
+  } catch (err) {
+    // Its per-platform binary is an optional dependency of sqlite-vec: `npm install --omit=optional` leaves it out.
+    // sqlite-vec 0.1.9's ESM entry fails in import.meta.resolve ("Cannot find package 'sqlite-vec-linux-x64'"), its CJS entry with its own message.
+    const message = err instanceof Error ? err.message : "";
+    const platformPackage = /'(sqlite-vec-[\w-]+)'|Was the (sqlite-vec-[\w-]+) package installed/.exec(message)?.slice(1).find(Boolean);
+    if (platformPackage === undefined) throw err;
+    throw packageMissing("Vector search (dense and hybrid modes, --dense ingest)", platformPackage, `${platformPackage}@${packageManifest().dependencies?.["sqlite-vec"] ?? "latest"}`, "", err);
+  }
   loaded.add(db);
 }
 
@@ -181,6 +196,7 @@ export function ensureVectorTable(db: Db, dimensions: number): void {
 
 /** Drop the vector table and everything in it (e.g. inside a re-embed transaction). No-op when absent. */
 export function dropVectorTable(db: Db): void {
+  if (vectorTableDimensions(db) === undefined) return;
   loadVectorExtension(db);
   db.exec(`DROP TABLE IF EXISTS ${VECTOR_TABLE}`);
   resetStatements(db);
@@ -262,8 +278,8 @@ function storedBlob(db: Db): (rowid: bigint) => Buffer | undefined {
 
 /** Delete vectors by chunk rowid; missing rowids are ignored. Returns how many were deleted. No-op without a table. */
 export function deleteVectors(db: Db, rowids: Iterable<Rowid>): number {
-  loadVectorExtension(db);
   if (vectorTableDimensions(db) === undefined) return 0;
+  loadVectorExtension(db);
   const del = prepared(db, `DELETE FROM ${VECTOR_TABLE} WHERE rowid = ?`);
   const old = storedBlob(db);
   let deleted = 0;
@@ -286,8 +302,8 @@ export function deleteVectors(db: Db, rowids: Iterable<Rowid>): number {
  * deletions that bypassed {@link deleteVectors}). Returns how many were deleted.
  */
 export function deleteOrphanVectors(db: Db): number {
-  loadVectorExtension(db);
   if (vectorTableDimensions(db) === undefined) return 0;
+  loadVectorExtension(db);
   const orphans = prepared(
     db,
     `SELECT v.rowid AS rowid FROM ${VECTOR_TABLE} v WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = v.rowid)`,
@@ -302,8 +318,8 @@ export function deleteOrphanVectors(db: Db): number {
 
 /** Number of stored vectors (0 without a table). */
 export function countVectors(db: Db): number {
-  loadVectorExtension(db);
   if (vectorTableDimensions(db) === undefined) return 0;
+  loadVectorExtension(db);
   const row = prepared(db, `SELECT count(*) AS n FROM ${VECTOR_TABLE}`).get() as { n: number };
   return row.n;
 }
@@ -313,10 +329,11 @@ export function countVectors(db: Db): number {
  * (default all): what a backfill must embed. Every chunk when there is no table.
  */
 export function rowidsMissingVectors(db: Db, limit?: number): number[] {
-  loadVectorExtension(db);
+  const hasTable = vectorTableDimensions(db) !== undefined;
+  if (hasTable) loadVectorExtension(db);
   const lim = limit === undefined ? -1 : Math.max(0, Math.floor(limit));
   const sql =
-    vectorTableDimensions(db) === undefined
+    !hasTable
       ? "SELECT id FROM chunks ORDER BY id LIMIT ?"
       : `SELECT c.id AS id FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM ${VECTOR_TABLE} v WHERE v.rowid = c.id) ORDER BY c.id LIMIT ?`;
   return (prepared(db, sql).pluck().all(lim) as number[]).map(Number);
