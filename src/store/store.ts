@@ -50,6 +50,7 @@ export interface VectorIndexStatus {
   kind: "hnsw" | "exact";
   /** Why search is exact, when it is. */
   reason: string | null;
+  /** The ANN library (hnsw), or the engine of an exact scan other than sqlite-vec (`postgresql`). */
   library: string | null;
   /**
    * `current`: the saved index holds every committed vector; `behind`: the log holds

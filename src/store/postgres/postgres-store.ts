@@ -205,7 +205,8 @@ export class PostgresStore implements Store {
     return {
       kind: "exact",
       reason: "the PostgreSQL store scans every vector (no pgvector index yet)",
-      library: null,
+      // Exact search's engine, named in `grk status` (sqlite-vec's collections leave it null).
+      library: "postgresql",
       state: "none",
       vectors,
       indexed_vectors: 0,
