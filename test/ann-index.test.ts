@@ -14,15 +14,17 @@ import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import type { AnnOptions } from "../src/store/sqlite/ann-index.js";
 import { openCollection } from "../src/collection.js";
 
-const DIMS = 24;
+/** Wide enough that the 8-bit graph orders neighbours as real embeddings are ordered (384-d here). */
+const DIMS = 96;
 const CHUNKS_PER_DOC = 4;
 /** Small enough for a test, but searched by the graph: the size threshold is lowered. */
 const ANN: AnnOptions = { minVectors: 50, filterExactMax: 20 };
 
 /**
- * The graph is approximate: a hit near rank k occasionally differs from exact search's (seen on these
- * 400-vector graphs, built with threads, so not every run), which is what recall measures. Each query must
- * find at least this share of exact search's top k; deleted chunks are checked apart, strictly.
+ * The graph is approximate: a hit near rank k often differs from exact search's on these 400-vector graphs
+ * (built with threads, so not every run; at 24 dimensions the 8-bit graph lost up to 2 of 10, at 96 none past
+ * 1 in 23 runs), which is what recall measures. Each query must find at least this share of exact search's
+ * top k; deleted chunks are checked apart, strictly.
  */
 const MIN_RECALL = 0.9;
 
