@@ -7,7 +7,7 @@
 import { codePointLength, sha256 } from "../../core/text.js";
 import type { NewChunk } from "../store.js";
 import type { Db } from "./db.js";
-import { countVectors, deleteOrphanVectors, VECTOR_TABLE, vectorTableDimensions } from "./vector-index.js";
+import { countVectors, deleteOrphanVectors, loadVectorExtension, VECTOR_TABLE, vectorTableDimensions } from "./vector-index.js";
 
 /** A document whose chunk rows are inconsistent, and the first thing wrong with them. */
 export interface InconsistentDocument {
@@ -92,6 +92,8 @@ export function vectorCoverage(db: Db): VectorCoverage {
   if (dimensions === undefined) {
     return { dimensions, vectors: 0, missing: Number(db.prepare("SELECT count(*) FROM chunks").pluck().get()), orphans: 0 };
   }
+  // The vec0 table needs sqlite-vec in this connection (loaded on first use: BM25-only installs lack it).
+  loadVectorExtension(db);
   const missing = Number(
     db.prepare(`SELECT count(*) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM ${VECTOR_TABLE} v WHERE v.rowid = c.id)`).pluck().get(),
   );
