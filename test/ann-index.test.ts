@@ -308,7 +308,7 @@ describe("ANN vector index", () => {
     }
   });
 
-  it("the collection's status carries the vector index; a bad GROUNDKIT_ANN is a typed error", () => {
+  it("the collection's status carries the vector index; the graph is on by default, GROUNDKIT_ANN=exact turns it off", () => {
     const loc = { indexDir: join(dir, "idx"), collection: "c" };
     const col = openCollection({ ...loc, create: true });
     try {
@@ -316,13 +316,37 @@ describe("ANN vector index", () => {
     } finally {
       col.close();
     }
-    const saved = process.env.GROUNDKIT_ANN;
-    process.env.GROUNDKIT_ANN = "fast";
+    path = join(loc.indexDir, "c.sqlite3");
+    const store = open();
     try {
-      expect(() => openCollection(loc)).toThrow(expect.objectContaining({ code: "INVALID_CONFIG" }));
+      addDocs(store, "a", 0, 20); // 80 vectors
     } finally {
-      if (saved === undefined) delete process.env.GROUNDKIT_ANN;
-      else process.env.GROUNDKIT_ANN = saved;
+      store.close();
+    }
+    const saved = { mode: process.env.GROUNDKIT_ANN, min: process.env.GROUNDKIT_ANN_MIN_VECTORS };
+    const statusWith = (mode: string | undefined): ReturnType<typeof col.status>["vector_index"] => {
+      if (mode === undefined) delete process.env.GROUNDKIT_ANN;
+      else process.env.GROUNDKIT_ANN = mode;
+      const c = openCollection(loc);
+      try {
+        return c.status().vector_index;
+      } finally {
+        c.close();
+      }
+    };
+    try {
+      process.env.GROUNDKIT_ANN_MIN_VECTORS = "50";
+      expect(statusWith(undefined)).toMatchObject({ kind: "hnsw", vectors: 80 });
+      expect(statusWith("auto")).toMatchObject({ kind: "hnsw", vectors: 80 });
+      expect(statusWith("exact")).toMatchObject({ kind: "exact", reason: "disabled (mode exact)", vectors: 80 });
+      delete process.env.GROUNDKIT_ANN_MIN_VECTORS;
+      expect(statusWith(undefined).reason).toMatch(/small collection \(80 < 10000 vectors/);
+      expect(() => statusWith("fast")).toThrow(expect.objectContaining({ code: "INVALID_CONFIG" }));
+    } finally {
+      for (const [key, value] of [["GROUNDKIT_ANN", saved.mode], ["GROUNDKIT_ANN_MIN_VECTORS", saved.min]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
     }
   });
 });
