@@ -241,11 +241,7 @@ export async function runTorture(opts: TortureOptions): Promise<TortureReport> {
   };
   const modes = KILL_MODES.filter((m) => (m !== "embedding" && m !== "ann-save") || env.dense);
   // Dense: the HNSW index is used however small the corpus (and built by every ingest's sync), so kills hit it.
-  if (env.dense) {
-    // The HNSW index is opt-in: the torture checks it, from the first vector.
-    process.env.GROUNDKIT_ANN ??= "auto";
-    process.env.GROUNDKIT_ANN_MIN_VECTORS ??= "1";
-  }
+  if (env.dense) process.env.GROUNDKIT_ANN_MIN_VECTORS ??= "1";
   const report: TortureReport = {
     tool: "torture",
     schema_version: 1,

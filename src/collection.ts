@@ -276,23 +276,21 @@ export function openCollection(opts: OpenCollectionOptions = {}): Collection {
 
 /**
  * Vector index tuning from the environment (docs/vector-index.md):
- * `GROUNDKIT_ANN=auto` turns the HNSW index on (from `GROUNDKIT_ANN_MIN_VECTORS=N`
- * vectors up, default 10,000). Off by default: the dense torture still finds the
- * graph missing committed chunks after ingests (KNOWN_LIMITATIONS.md), and a
- * search must never miss one; exact search is what every release so far did.
+ * `GROUNDKIT_ANN=exact` turns the HNSW index off (`auto`, the default, uses it
+ * from `GROUNDKIT_ANN_MIN_VECTORS=N` vectors up, default 10,000).
  *
  * @throws GroundkitError INVALID_CONFIG for a value that is not one of those
  */
 function annOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): AnnOptions {
-  const mode = env.GROUNDKIT_ANN ?? "exact";
+  const mode = env.GROUNDKIT_ANN ?? "auto";
   const min = env.GROUNDKIT_ANN_MIN_VECTORS;
-  if (mode && mode !== "exact" && mode !== "auto") {
+  if (mode !== "exact" && mode !== "auto") {
     throw new GroundkitError("INVALID_CONFIG", `GROUNDKIT_ANN must be 'auto' or 'exact', got '${mode}'.`);
   }
   if (min && !/^\d{1,9}$/.test(min)) {
     throw new GroundkitError("INVALID_CONFIG", `GROUNDKIT_ANN_MIN_VECTORS must be a whole number, got '${min}'.`);
   }
-  return { mode: mode as "auto" | "exact", ...(min ? { minVectors: Number(min) } : {}) };
+  return { mode, ...(min ? { minVectors: Number(min) } : {}) };
 }
 
 function inodeOf(path: string): number | undefined {

@@ -15,15 +15,16 @@ import { basename, dirname, join } from "node:path";
 import type { AnnSettings, NativeAnnIndex } from "./ann-native.js";
 import type { VectorState } from "./vector-log.js";
 
-export const ANN_FORMAT = 1;
+/** 2: single-threaded, append-only `multi` graphs; a format-1 file may carry stranded nodes and is rebuilt. */
+export const ANN_FORMAT = 2;
 
 export interface AnnHeader extends VectorState {
   format: number;
   library: string;
   settings: AnnSettings;
-  /** Vectors in the data file. */
+  /** Committed vectors the data file holds (one current node each). */
   count: number;
-  /** Removed nodes the graph still carries (folds add them; a build starts at 0). */
+  /** Stale nodes the graph still carries besides them (folds add them; a build starts at 0). */
   tombstones?: number;
   /** The data file's name (in the collection's folder). */
   file: string;

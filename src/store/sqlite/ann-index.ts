@@ -9,9 +9,17 @@
  *   graph built in memory when there is no usable file;
  * - `shadowed`: chunk rowids written or deleted since `base`'s state (vector_log,
  *   vector-log.ts); `base` hits on them are dropped: a deletion is honoured at once;
- * - `delta`: the current vectors of the shadowed rowids, searched exactly (no graph: a graph's removed
- *   nodes linger as tombstones and hurt reachability), holding the current vectors of the shadowed
- *   rowids that still have one, so a committed vector is never missed.
+ * - `delta`: the current vectors of the shadowed rowids that still have one, searched exactly (no
+ *   second graph), so a committed vector is never missed.
+ *
+ * The graph is only ever built or appended to by ONE thread, and nothing is ever removed from it
+ * (usearch 2.26.2 strands nodes both ways, found by the dense torture; see the ADR):
+ * - concurrent `add` can leave a node linked to nothing, unreachable by any search (usearch issue #735);
+ * - `remove` frees the node's slot and the next `add` reuses it through usearch's `update`, which drops
+ *   the slot's old links without reconnecting the nodes only they reached.
+ * A changed vector is appended as another node under the same key (a `multi` index); the stale node
+ * stays as a tombstone: a candidate like any other, re-ranked by the stored vector (or dropped when
+ * there is none), counted, and gone at the next rebuild.
  * Catching up reads only the log rows after the last one applied. An index whose
  * recorded state is not an ancestor of the committed vectors (ahead of them, or
  * of another epoch, or its lineage pruned away) is never used: it is rebuilt.
@@ -68,16 +76,16 @@ const PAGE = 10_000;
 /** More pending changes than this (or than half the vectors) and a rebuild beats applying them. */
 const MAX_INCREMENTAL = 200_000;
 /**
- * A sync folds pending changes into the saved graph in place only when they are few (at most this share of
- * it, or this many): a removed node stays in usearch's graph as a tombstone, and many of them hurt its
- * reachability; past that a sync rebuilds.
+ * A sync folds pending changes into the saved graph only while they and the stale nodes it already carries
+ * are few (at most this share of its vectors, or this many): every stale node is a wasted candidate and
+ * memory; past that a sync rebuilds.
  */
 const MAX_FOLD_FRACTION = 0.1;
 const MAX_FOLD_MIN = 0;
 /** Largest candidate list asked of the graph before a filtered search falls back to exact. */
 const MAX_FETCH = 4096;
-/** Threads for building (the machine's cores are shared; two is what groundkit assumes). */
-const BUILD_THREADS = 2;
+/** Threads for building: one. usearch 2.26.2's concurrent `add` strands nodes (issue #735; see the ADR). */
+const BUILD_THREADS = 1;
 
 interface Loaded {
   base: NativeAnnIndex;
@@ -211,8 +219,12 @@ export class AnnIndex {
       const asked = Math.min(fetch, native.size());
       const r = native.search(query, asked, 1);
       if (r.keys.length < asked) short = true;
+      const seen = new Set<number>();
       for (let i = 0; i < r.keys.length; i++) {
         const rowid = Number(r.keys[i]);
+        // A changed vector's stale node carries the same key: the nearer node stands for it (re-ranked anyway).
+        if (seen.has(rowid)) continue;
+        seen.add(rowid);
         if (skipShadowed && index.shadowed.has(rowid)) continue;
         if (allowed !== undefined && !allowed.has(rowid)) continue;
         // The graph's own distance (8-bit units, not cosine): it only orders candidates for re-ranking.
@@ -349,13 +361,13 @@ export class AnnIndex {
       let index: Loaded;
       const pending = header === undefined ? Infinity : countVectorChangesSince(this.db, header.seq);
       if (header !== undefined && pending + (header.tombstones ?? 0) <= Math.max(MAX_FOLD_MIN, header.count * MAX_FOLD_FRACTION)) {
-        index = this.foldIntoCopy(header);
+        index = this.foldIntoCopy(header, count);
       } else {
         index = this.build(state, count, onProgress);
       }
       let saved: AnnHeader;
       try {
-        saved = saveAnnIndex(this.dbPath, index.base, { ...index.header, ...index.applied, count: index.base.size() });
+        saved = saveAnnIndex(this.dbPath, index.base, { ...index.header, ...index.applied, count: index.count });
       } catch (err) {
         throw new GroundkitError("VECTOR_INDEX_UNWRITABLE", `The HNSW index beside ${this.dbPath} could not be saved.`, undefined, {
           cause: err,
@@ -368,8 +380,12 @@ export class AnnIndex {
     return this.status();
   }
 
-  /** The saved index loaded into memory (writable, unlike a mapped view) with every pending change applied in place. */
-  private foldIntoCopy(header: AnnHeader): Loaded {
+  /**
+   * The saved index loaded into memory (writable, unlike a mapped view) with the current vector of every
+   * rowid changed since appended as a new node, in one single-threaded batch. Nothing is removed (see the
+   * file comment): the nodes the changes superseded stay as tombstones. `count`: the committed vectors now.
+   */
+  private foldIntoCopy(header: AnnHeader, count: number): Loaded {
     const def = vectorTableDefinition(this.db)!;
     const base = this.library!.create(header.settings);
     base.load(dataPath(this.dbPath, header));
@@ -378,23 +394,27 @@ export class AnnIndex {
     const read = this.db.prepare(`SELECT embedding FROM ${VECTOR_TABLE} WHERE rowid = ?`).pluck();
     const checksumAt = this.db.prepare("SELECT checksum FROM vector_log WHERE seq = ?").pluck();
     let applied = stateOf(header);
-    let tombstones = header.tombstones ?? 0;
+    const changed = new Set<number>();
     for (;;) {
       const changes = vectorChangesSince(this.db, applied.seq, PAGE);
       if (changes.length === 0) break;
-      for (const c of changes) {
-        const key = BigInt(c.rowid);
-        if (base.contains(key)) {
-          base.remove(new BigUint64Array([key]));
-          tombstones++;
-        }
-        const blob = read.get(key) as Buffer | undefined;
-        if (blob !== undefined) base.add(new BigUint64Array([key]), unitFromBlob(blob, def.dimensions), 1);
-      }
+      for (const c of changes) changed.add(c.rowid);
       const last = changes[changes.length - 1]!;
       applied = { epoch: applied.epoch, seq: last.seq, checksum: checksumAt.get(last.seq) as string };
     }
-    return { base, header: { ...header, tombstones }, delta: new Map(), shadowed: new Set(), applied, count: base.size() };
+    const d = def.dimensions;
+    const keys: bigint[] = [];
+    const vectors = new Float32Array(changed.size * d);
+    for (const rowid of changed) {
+      const blob = read.get(BigInt(rowid)) as Buffer | undefined;
+      if (blob === undefined) continue; // Deleted: its node is a tombstone now.
+      vectors.set(unitFromBlob(blob, d), keys.length * d);
+      keys.push(BigInt(rowid));
+    }
+    if (keys.length > 0) base.add(BigUint64Array.from(keys), vectors.subarray(0, keys.length * d), BUILD_THREADS);
+    // Every committed vector has exactly one current node; every other node is a tombstone.
+    const tombstones = base.size() - count;
+    return { base, header: { ...header, count, tombstones }, delta: new Map(), shadowed: new Set(), applied, count };
   }
 
   /** What `grk status` shows: read from the header and the log, without loading the index. */

@@ -12,8 +12,6 @@ import { dirname, join } from "node:path";
 export interface NativeAnnIndex {
   add(keys: BigUint64Array, vectors: Float32Array, threads: number): void;
   search(vector: Float32Array, k: number, threads: number): { keys: BigUint64Array; distances: Float32Array };
-  remove(keys: BigUint64Array): number | number[];
-  contains(key: bigint): boolean;
   size(): number;
   save(path: string): void;
   load(path: string): void;
@@ -71,7 +69,8 @@ export function loadAnnLibrary(moduleName = "usearch"): { library: AnnLibrary } 
             connectivity: s.connectivity,
             expansion_add: s.expansionAdd,
             expansion_search: s.expansionSearch,
-            multi: false,
+            // Several nodes per key: a changed vector is appended, never put in a removed node's slot (ann-index.ts).
+            multi: true,
           }),
       },
     };
