@@ -6,6 +6,7 @@
  */
 import { extname } from "node:path";
 import type { SourceClass } from "../core/contracts.js";
+import type { SourceLineMap } from "../core/source-lines.js";
 import { GroundkitError } from "../core/errors.js";
 import type { ExtractorKind } from "../extract/extractor.js";
 import type { ExtractionLimits } from "../extract/limits.js";
@@ -21,6 +22,8 @@ export interface LoadedContent {
   /** Markdown-aware chunking applies. */
   markdown: boolean;
   pageStarts?: number[] | undefined;
+  /** Which line of the source file each run of `content` came from (HTML). */
+  sourceLines?: SourceLineMap | undefined;
   title?: string | undefined;
 }
 
@@ -103,6 +106,7 @@ export class Dispatcher {
           // HTML headings come out as Markdown ATX headings, so heading paths work; PDF text does not.
           markdown: kind === "html",
           pageStarts: out.pageStarts,
+          sourceLines: out.sourceLines,
           title: out.title,
         };
       },

@@ -305,7 +305,8 @@ export class Ingestor {
         res.url,
         null,
         fingerprint,
-        { ...loaded, sourceClass: "snapshot", extractor: null },
+        // A snapshot stores the extracted text only: its source lines could never be re-checked.
+        { ...loaded, sourceClass: "snapshot", extractor: null, sourceLines: undefined },
         { content_type: res.contentType, loaded_by: loader.identity, fetched_at: new Date().toISOString() },
       );
       if (pending) await this.storeSnapshotDocument({ ...pending, replaces: existing !== undefined }, loaded.content);
