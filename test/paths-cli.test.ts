@@ -5,9 +5,13 @@
  * name, unsupported files are named, a failed ingest of a missing path leaves
  * no collection, and extracted-HTML citations say which lines they count.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DEFAULTS } from "../src/core/config.js";
+import { sha256 } from "../src/core/text.js";
+import { installedPackage } from "../src/extract/package-identity.js";
+import { fingerprintOf } from "../src/ingest/ingest.js";
 import { grk, tempDir } from "./support/cli.js";
 
 let dir: string;
@@ -119,14 +123,22 @@ describe("extracted HTML lines", () => {
   it("keeps the extracted-text label for a collection indexed before source lines were recorded", async () => {
     writeFileSync(join(dir, "docs", "page.html"), PAGE);
     run(["ingest", "docs/page.html", "--collection", "old"]);
-    // An older build wrote chunk metadata without source lines: make this collection look like one.
+    // An older build wrote chunk metadata without source lines, and fingerprinted HTML by the extractor
+    // identity alone: make this collection look like one.
     const { default: Database } = await import("better-sqlite3");
     const db = new Database(join(dir, ".groundkit", "old.sqlite3"));
     db.exec("UPDATE chunks SET metadata = json_remove(metadata, '$.source_lines')");
+    const bytes = sha256(readFileSync(join(dir, "docs", "page.html")));
+    db.prepare("UPDATE documents SET fingerprint = ?").run(fingerprintOf(bytes, installedPackage("htmlparser2").identity, DEFAULTS));
     db.close();
     const found = JSON.parse(run(["search", "verified weekly", "--collection", "old", "--verify", "--json"]).stdout);
     expect(found.results[0].citation).not.toHaveProperty("source_start_line");
     expect(found.results[0].verification.verdict).toBe("verified");
     expect(run(["search", "verified weekly", "--collection", "old"]).stdout).toContain("page.html:1-3 (lines of extracted text)");
+    // The next update re-extracts the unchanged HTML once, and its hits name the file's lines.
+    const updated = JSON.parse(run(["update", "--collection", "old", "--json"]).stdout);
+    expect(JSON.stringify(updated)).toMatch(/"indexed":1/);
+    expect(run(["search", "verified weekly", "--collection", "old"]).stdout).toContain("page.html:4-8  score");
+    expect(JSON.stringify(JSON.parse(run(["update", "--collection", "old", "--json"]).stdout))).toMatch(/"unchanged":1/);
   });
 });

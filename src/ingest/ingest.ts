@@ -251,7 +251,8 @@ export class Ingestor {
     try {
       const read = await withSpan(INGEST_SPANS.read, { "groundkit.ingest.ext": extname(path).toLowerCase() }, async (span) => {
         const bytes = await readContainedFile(realPath, this.opts.maxFileSize, path);
-        const fingerprint = fingerprintOf(sha256(bytes), loader.identity, this.opts);
+        const loadedBy = loader.revision === undefined ? loader.identity : `${loader.identity}#${loader.revision}`;
+        const fingerprint = fingerprintOf(sha256(bytes), loadedBy, this.opts);
         const existing = this.store.documentState(path);
         const unchanged = existing !== undefined && existing.fingerprint === fingerprint && existing.base_dir === baseDir;
         span.setAttributes({ "groundkit.ingest.bytes": bytes.length, "groundkit.ingest.unchanged": unchanged });
