@@ -13,11 +13,11 @@
  */
 import type { Citation, Verification } from "../core/contracts.js";
 import { GroundkitError } from "../core/errors.js";
-import { pageRange } from "../core/pages.js";
 import { extractedSpanOfSourceLines, sourceLineRange, type SourceLineMap } from "../core/source-lines.js";
 import { sha256, type CodePointText } from "../core/text.js";
 import type { StoredDocument } from "../store/store.js";
 import { ResolutionError } from "./resolution-error.js";
+import { spanCitationInContent } from "./span-citation.js";
 import { assertIndexedSource } from "./indexed-source.js";
 import { codePointsOf, obtainContent, type VerifyContext } from "./verify.js";
 
@@ -123,18 +123,7 @@ export async function readDocumentLines(
   const lines = content.lineRange(start, end);
   if (!cutMidLine) end = Math.max(start, Math.min(end, lineEnd(content, lines.endLine, totalLines)));
   const text = content.slice(start, end);
-  const pages = pageStarts ? pageRange(pageStarts, start, end) : undefined;
-  const citation: Citation = {
-    ...whole,
-    chunk_id: chunkIdAt(start) ?? doc.document_id,
-    start_offset: start,
-    end_offset: end,
-    start_line: lines.startLine,
-    end_line: lines.endLine,
-    page_start: pages?.pageStart ?? null,
-    page_end: pages?.pageEnd ?? null,
-    text_hash: sha256(text),
-  };
+  const citation = spanCitationInContent(whole, chunkIdAt(start) ?? doc.document_id, content, { pageStarts }, start, end);
   const next = truncated && !cutMidLine ? lines.endLine + 1 : null;
   return {
     lines_of: doc.source_class === "text" ? "file" : "extracted text",
@@ -206,21 +195,7 @@ function readFileLines(
   const cutMidLine = end < (spanOf(last)?.end ?? start);
   const fileLines = sourceLineRange(sourceLines, start, end)!;
   const text = content.slice(start, end);
-  const lines = content.lineRange(start, end);
-  const pages = pageStarts ? pageRange(pageStarts, start, end) : undefined;
-  const citation: Citation = {
-    ...whole,
-    chunk_id: chunkIdAt(start) ?? doc.document_id,
-    start_offset: start,
-    end_offset: end,
-    start_line: lines.startLine,
-    end_line: lines.endLine,
-    page_start: pages?.pageStart ?? null,
-    page_end: pages?.pageEnd ?? null,
-    source_start_line: fileLines.startLine,
-    source_end_line: fileLines.endLine,
-    text_hash: sha256(text),
-  };
+  const citation = spanCitationInContent(whole, chunkIdAt(start) ?? doc.document_id, content, { pageStarts, sourceLines }, start, end);
   // Continue at the next file line that holds text.
   const following = sourceLines.lines.find((line) => line > fileLines.endLine);
   const next = truncated && !cutMidLine ? (following ?? null) : null;
