@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openCollection, type Collection } from "../src/collection.js";
 import type { SearchHit } from "../src/core/contracts.js";
-import { sourceLineAt, sourceLineRange, type SourceLineMap } from "../src/core/source-lines.js";
+import { extractedSpanOfSourceLines, sourceLineAt, sourceLineRange, type SourceLineMap } from "../src/core/source-lines.js";
 import { createHtmlExtractor } from "../src/extract/html.js";
 import { serializeHtml } from "../src/extract/html-serializer.js";
 import { chunkText } from "../src/ingest/chunker.js";
@@ -86,6 +86,10 @@ describe("the HTML serializer's source-line map", () => {
     expect(sourceLineRange(sourceLines, at, at + "verified & kept weekly".length)).toEqual({ startLine: 12, endLine: 13 });
     expect(sourceLineAt(sourceLines, cps.length - 1)).toBe(25);
     expect(sourceLineRange({ starts: [], lines: [] }, 0, 0)).toBeUndefined();
+    // And back: the text from lines 12-13 of the file, and none from lines 1-8 (head, style, script).
+    const span = extractedSpanOfSourceLines(sourceLines, cps.length, 12, 13)!;
+    expect(cps.slice(span.start, span.end).join("")).toBe("verified & kept weekly.\n\n");
+    expect(extractedSpanOfSourceLines(sourceLines, cps.length, 1, 8)).toBeUndefined();
   });
 });
 

@@ -13,7 +13,7 @@
  */
 import type { Citation, Verification } from "../core/contracts.js";
 import { GroundkitError } from "../core/errors.js";
-import { extractedSpanOfSourceLines, sourceLineRange, type SourceLineMap } from "../core/source-lines.js";
+import { extractedSpanOfSourceLines, sourceLineAt, sourceLineRange, type SourceLineMap } from "../core/source-lines.js";
 import { sha256, type CodePointText } from "../core/text.js";
 import type { StoredDocument } from "../store/store.js";
 import { ResolutionError } from "./resolution-error.js";
@@ -189,6 +189,8 @@ function readFileLines(
   let truncated = false;
   if (end - start > request.maxChars) {
     truncated = true;
+    // No line after the one holding the budget's last code point fits; step down from there.
+    last = Math.max(first, Math.min(last, sourceLineAt(sourceLines, start + request.maxChars)));
     while (last > first && (spanOf(last)?.end ?? start) - start > request.maxChars) last--;
     end = Math.min(spanOf(last)?.end ?? start, start + request.maxChars);
   }

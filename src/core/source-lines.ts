@@ -6,7 +6,7 @@
  * the map from the same extractor and checks a citation's source lines with the
  * same function, so both agree (docs/decisions/0017-html-source-lines.md).
  */
-import { lastAtMost } from "./sorted-search.js";
+import { firstAtLeast, lastAtMost } from "./sorted-search.js";
 
 /**
  * Sorted runs of the extracted text: the code points from `starts[i]` up to
@@ -51,13 +51,9 @@ export function extractedSpanOfSourceLines(
   last: number,
 ): { start: number; end: number } | undefined {
   const { starts, lines } = map;
-  let from = -1;
-  let to = -1;
-  for (let i = 0; i < lines.length; i++) {
-    if (lines[i]! < first || lines[i]! > last) continue;
-    if (from < 0) from = i;
-    to = i;
-  }
-  if (from < 0) return undefined;
+  // Lines never decrease, so the runs from those lines are one stretch.
+  const from = firstAtLeast(lines, first);
+  const to = lastAtMost(lines, last);
+  if (from > to) return undefined;
   return { start: starts[from]!, end: to + 1 < starts.length ? starts[to + 1]! : length };
 }
