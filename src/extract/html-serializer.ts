@@ -97,8 +97,6 @@ const CELLS = new Set(["td", "th"]);
 const HEADING = /^h([1-6])$/;
 
 const COLLAPSIBLE = /[ \t\n\f\r\u00a0]+/;
-/** Alternating whitespace runs and words, as COLLAPSIBLE splits them. */
-const TOKENS = /([ \t\n\f\r\u00a0]+)|[^ \t\n\f\r\u00a0]+/g;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARS = /[\u0000-\u0008\u000b\u000e-\u001f\u007f]/g;
 
@@ -224,7 +222,7 @@ export function serializeHtml(html: string, options: SerializeHtmlOptions = {}):
           preOrigins.push({ at: preText.length, ...origin });
           preText += data;
         } else {
-          out.text(data, (i) => lineOf(origin.verbatim ? origin.from + i : origin.from));
+          out.text(data, lineOf(origin.from), origin.verbatim);
         }
       },
     },
@@ -372,18 +370,21 @@ class TextBuilder {
 
   /**
    * Inline text from the parser: whitespace runs collapse into one pending space.
-   * `lineOf(i)` is the source line of `data`'s UTF-16 index `i`.
+   * `data` starts on source line `line`; when it is `verbatim` (a slice of the
+   * HTML, not a decoded entity) each newline in it is a newline of the file.
    */
-  text(data: string, lineOf: (i: number) => number): void {
-    // Control characters go before whitespace splits, as if removed from `data` first:
-    // a word made only of them vanishes, and the spaces around it still make one.
-    for (const m of data.matchAll(TOKENS)) {
-      if (m[1] !== undefined) {
-        this.pendingSpace = true;
-        continue;
+  text(data: string, line: number, verbatim: boolean): void {
+    // Split at newlines first (the common case has none): a newline is collapsible whitespace
+    // like any other, so the words and the spaces between them are the same either way.
+    const segments = data.includes("\n") ? data.split("\n") : [data];
+    for (let s = 0; s < segments.length; s++) {
+      if (s > 0) this.pendingSpace = true;
+      const words = segments[s]!.replace(CONTROL_CHARS, "").split(COLLAPSIBLE);
+      for (let i = 0; i < words.length; i++) {
+        if (i > 0) this.pendingSpace = true;
+        const word = words[i]!;
+        if (word) this.word(word, verbatim ? line + s : line);
       }
-      const word = m[0].replace(CONTROL_CHARS, "");
-      if (word) this.word(word, lineOf(m.index));
     }
   }
 
