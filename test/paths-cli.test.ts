@@ -5,9 +5,13 @@
  * name, unsupported files are named, a failed ingest of a missing path leaves
  * no collection, and extracted-HTML citations say which lines they count.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DEFAULTS } from "../src/core/config.js";
+import { sha256 } from "../src/core/text.js";
+import { installedPackage } from "../src/extract/package-identity.js";
+import { fingerprintOf } from "../src/ingest/ingest.js";
 import { grk, tempDir } from "./support/cli.js";
 
 let dir: string;
@@ -88,23 +92,53 @@ describe("paths", () => {
 });
 
 describe("extracted HTML lines", () => {
-  it("labels HTML citation lines as lines of the extracted text, which grk get serves and grk verify checks", () => {
-    writeFileSync(
-      join(dir, "docs", "page.html"),
-      "<!doctype html>\n<html><head><title>Backups</title></head>\n<body>\n<h1>Backups</h1>\n\n\n<p>Backups are\nverified weekly.</p>\n</body></html>\n",
-    );
+  const PAGE =
+    "<!doctype html>\n<html><head><title>Backups</title></head>\n<body>\n<h1>Backups</h1>\n\n\n<p>Backups are\nverified weekly.</p>\n</body></html>\n";
+
+  it("cites HTML by the lines of the file, which grk get reads back and grk verify checks", () => {
+    writeFileSync(join(dir, "docs", "page.html"), PAGE);
     run(["ingest", "docs/page.html", "--collection", "html"]);
     const found = JSON.parse(run(["search", "verified weekly", "--collection", "html", "--verify", "--json"]).stdout);
     const hit = found.results[0];
     expect(hit.citation.source_class).toBe("extracted");
     expect(hit.verification.verdict).toBe("verified");
-    // Lines 1-3 of the extracted text ("# Backups", "", "Backups are verified weekly."), not of the HTML file.
-    expect(hit.citation).toMatchObject({ start_line: 1, end_line: 3 });
+    // "# Backups\n\nBackups are verified weekly.": lines 1-3 of the extracted text, lines 4-8 of the HTML file.
+    expect(hit.citation).toMatchObject({ start_line: 1, end_line: 3, source_start_line: 4, source_end_line: 8 });
     const shown = run(["search", "verified weekly", "--collection", "html"]).stdout;
-    expect(shown).toContain("page.html:1-3 (lines of extracted text)");
-    const lines = JSON.parse(run(["get", "docs/page.html:3", "--collection", "html", "--json"]).stdout);
-    expect(lines.text).toBe("Backups are verified weekly.");
+    expect(shown).toContain("page.html:4-8  score");
+    expect(shown).not.toContain("lines of extracted text");
+    // The lines search printed are the lines get reads: lines 7-8 of the file hold the paragraph.
+    const lines = JSON.parse(run(["get", "docs/page.html:7-8", "--collection", "html", "--json"]).stdout);
+    expect(lines).toMatchObject({ lines_of: "file", start_line: 7, end_line: 8, text: "Backups are verified weekly." });
+    expect(run(["get", "docs/page.html:7-8", "--collection", "html"]).stdout).toMatch(/^docs\/page\.html:7-8 {2}\[verified\] {2}\(8 lines\)/);
     writeFileSync(join(dir, "cite.json"), JSON.stringify(lines.citation));
     expect(JSON.parse(run(["verify", "cite.json", "--collection", "html", "--json"]).stdout).verdict).toBe("verified");
+    // A line inserted above moves the text to other lines of the file, not of the extracted text: drifted, saying where.
+    writeFileSync(join(dir, "docs", "page.html"), PAGE.replace("<body>", "<body>\n"));
+    const moved = JSON.parse(run(["verify", "cite.json", "--collection", "html", "--json"]).stdout);
+    expect(moved).toMatchObject({ verdict: "drifted" });
+    expect(moved.detail).toContain("now on file lines 8-9 (cited 7-8)");
+  });
+
+  it("keeps the extracted-text label for a collection indexed before source lines were recorded", async () => {
+    writeFileSync(join(dir, "docs", "page.html"), PAGE);
+    run(["ingest", "docs/page.html", "--collection", "old"]);
+    // An older build wrote chunk metadata without source lines, and fingerprinted HTML by the extractor
+    // identity alone: make this collection look like one.
+    const { default: Database } = await import("better-sqlite3");
+    const db = new Database(join(dir, ".groundkit", "old.sqlite3"));
+    db.exec("UPDATE chunks SET metadata = json_remove(metadata, '$.source_lines')");
+    const bytes = sha256(readFileSync(join(dir, "docs", "page.html")));
+    db.prepare("UPDATE documents SET fingerprint = ?").run(fingerprintOf(bytes, installedPackage("htmlparser2").identity, DEFAULTS));
+    db.close();
+    const found = JSON.parse(run(["search", "verified weekly", "--collection", "old", "--verify", "--json"]).stdout);
+    expect(found.results[0].citation).not.toHaveProperty("source_start_line");
+    expect(found.results[0].verification.verdict).toBe("verified");
+    expect(run(["search", "verified weekly", "--collection", "old"]).stdout).toContain("page.html:1-3 (lines of extracted text)");
+    // The next update re-extracts the unchanged HTML once, and its hits name the file's lines.
+    const updated = JSON.parse(run(["update", "--collection", "old", "--json"]).stdout);
+    expect(JSON.stringify(updated)).toMatch(/"indexed":1/);
+    expect(run(["search", "verified weekly", "--collection", "old"]).stdout).toContain("page.html:4-8  score");
+    expect(JSON.stringify(JSON.parse(run(["update", "--collection", "old", "--json"]).stdout))).toMatch(/"unchanged":1/);
   });
 });

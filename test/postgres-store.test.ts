@@ -76,6 +76,17 @@ describe("PostgresStore", () => {
     }
   });
 
+  it("keeps a chunk's source-file lines (HTML) in its metadata, and none for a chunk without them", () => {
+    const store = PostgresStore.open(config, "source_lines", { create: true });
+    try {
+      store.replaceDocument(doc(3), [{ ...chunk(3, 0, "from the html file"), source_start_line: 12, source_end_line: 14 }, chunk(3, 1, "plain")]);
+      expect(store.getChunk("c-3-0")).toMatchObject({ source_start_line: 12, source_end_line: 14, heading_path: ["Title"] });
+      expect(store.getChunk("c-3-1")).toMatchObject({ source_start_line: null, source_end_line: null });
+    } finally {
+      store.close();
+    }
+  });
+
   it("reports a server that is not there as STORE_UNAVAILABLE", () => {
     process.env.GRK_DEAD_PG_URL = "postgres://nobody:secret-pw@127.0.0.1:1/none";
     let err: unknown;

@@ -225,4 +225,21 @@ describe("web page", () => {
     expect(await page.locator("li.hit").count()).toBe(0);
     await page.close();
   });
+
+  it("says which lines an HTML hit came from in the HTML file", async () => {
+    const dir = join(corpus.dir, "site");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "station.html"),
+      "<!doctype html>\n<html><head><title>Station</title></head>\n<body>\n<h1>Weather station</h1>\n\n<p>The anemometer\nis calibrated\nevery spring.</p>\n</body></html>\n",
+    );
+    await ingest(corpus.indexDir, [dir], "site");
+    const page = await browser.newPage();
+    await page.goto(server.url + "/?collection=site&q=anemometer+calibrated");
+    await expect.poll(() => page.locator("#status").textContent()).toMatch(/^1 result in site/);
+    // "# Weather station\n\nThe anemometer is calibrated every spring." came from lines 4-8 of the file.
+    expect(await page.locator("li.hit .where").first().textContent()).toBe("lines 4–8");
+    await page.close();
+    deleteCollection({ indexDir: corpus.indexDir, collection: "site" });
+  });
 });

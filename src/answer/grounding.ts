@@ -8,6 +8,7 @@
  */
 import type { Citation, SearchHit, Verification } from "../core/contracts.js";
 import type { CodePointText } from "../core/text.js";
+import type { SourceLineMap } from "../core/source-lines.js";
 import { spanCitationInContent, spanCitationInPassage } from "../cite/span-citation.js";
 import { parseAnswer } from "./answer-text.js";
 import { ABSTAIN_REPLY } from "./prompt.js";
@@ -96,6 +97,7 @@ export interface PassageCheck {
   verification: Verification;
   content?: CodePointText | undefined;
   pageStarts?: readonly number[] | undefined;
+  sourceLines?: SourceLineMap | undefined;
 }
 
 /** How grounding re-reads sources (the collection's verification, injected). */
@@ -245,7 +247,7 @@ async function groundQuote(
             hit.citation,
             hit.chunk_id,
             check.content,
-            check.pageStarts,
+            check,
             hit.citation.start_offset + span.start,
             hit.citation.start_offset + span.end,
             hit.citation,

@@ -85,7 +85,7 @@ export async function verifyQuoteInChunk(quote: string, chunkId: string, sources
     const c = chunk.citation;
     const citation =
       check?.verification.verdict === "verified" && check.content
-        ? spanCitationInContent(c, c.chunk_id, check.content, check.pageStarts, c.start_offset + span.start, c.start_offset + span.end, c)
+        ? spanCitationInContent(c, c.chunk_id, check.content, check, c.start_offset + span.start, c.start_offset + span.end, c)
         : spanCitationInPassage(c, chunk.text, span.start, span.end);
     occurrences.push({ citation, verification: await sources.verify(citation) });
   }
@@ -131,7 +131,7 @@ export async function verifyQuoteInDocument(quote: string, documentId: string, s
   const spans = findQuote(content.text, quote, MAX_QUOTE_OCCURRENCES + 1);
   const occurrences: QuoteOccurrence[] = [];
   for (const span of spans.slice(0, MAX_QUOTE_OCCURRENCES)) {
-    const cited = spanCitationInContent(doc, "", content, check.pageStarts, span.start, span.end);
+    const cited = spanCitationInContent(doc, "", content, check, span.start, span.end);
     // The span's own id, derived like a chunk's, so it is stable across calls.
     const citation = { ...cited, chunk_id: chunkIdFor(doc.source, span.start, span.end, cited.text_hash) };
     occurrences.push({ citation, verification: await sources.verify(citation) });

@@ -4,7 +4,7 @@
 import type { Citation } from "../core/contracts.js";
 import type { StoredChunk } from "../store/store.js";
 
-/** The citation for a stored chunk: document, source, class, offsets, lines, page, text hash. */
+/** The citation for a stored chunk: document, source, class, offsets, lines, page, source-file lines (when known), text hash. */
 export function citationOf(chunk: StoredChunk): Citation {
   return {
     document_id: chunk.document.document_id,
@@ -18,6 +18,10 @@ export function citationOf(chunk: StoredChunk): Citation {
     end_line: chunk.end_line,
     page_start: chunk.page_start,
     page_end: chunk.page_end,
+    // Only when known, so text and PDF citations keep their shape.
+    ...(chunk.source_start_line != null && chunk.source_end_line != null
+      ? { source_start_line: chunk.source_start_line, source_end_line: chunk.source_end_line }
+      : {}),
     text_hash: chunk.text_hash,
   };
 }

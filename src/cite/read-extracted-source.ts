@@ -34,8 +34,8 @@ export async function readExtractedSource(
   }
   try {
     const bytes = await readContainedFile(realPath, maxBytes, citation.source);
-    const { text, pageStarts } = await extractor.extract(bytes, undefined, { label: citation.source, limits });
-    return { text, pageStarts: pageStarts ?? [] };
+    const { text, pageStarts, sourceLines } = await extractor.extract(bytes, undefined, { label: citation.source, limits });
+    return { text, pageStarts: pageStarts ?? [], sourceLines };
   } catch (err) {
     if (err instanceof GroundkitError) throw unresolvable(`re-extraction with ${recorded} failed: ${err.message}`);
     throw err;

@@ -1,6 +1,9 @@
+import type { SourceLineMap } from "../core/source-lines.js";
+
 /**
  * What re-reading a source yields: its current text and, when its class can
- * say, where its pages start, so a citation's pages are checked like its lines.
+ * say, where its pages start and which file line each part came from, so a
+ * citation's pages and source lines are checked like its lines.
  */
 export interface SourceText {
   text: string;
@@ -9,4 +12,6 @@ export interface SourceText {
    * pages; absent when they cannot be known (a snapshot stores the text only).
    */
   pageStarts?: readonly number[] | undefined;
+  /** Which line of the source file each run of `text` came from (HTML); absent when the extractor cannot say. */
+  sourceLines?: SourceLineMap | undefined;
 }

@@ -6,29 +6,38 @@
  */
 import type { Citation } from "../core/contracts.js";
 import { pageRange } from "../core/pages.js";
+import { sourceLineRange, type SourceLineMap } from "../core/source-lines.js";
 import { CodePointText, sha256 } from "../core/text.js";
 
 /** The document fields every citation of one document shares. */
 export type DocumentFields = Pick<Citation, "document_id" | "source" | "source_class" | "extractor">;
 
+/** Where a document's pages start and where its text came from, as a re-read reported them. */
+export interface ContentLocation {
+  /** Where the source's pages start ([] for none); undefined when the class cannot say. */
+  pageStarts?: readonly number[] | undefined;
+  /** Which source-file line each run of the content came from; undefined when unknown. */
+  sourceLines?: SourceLineMap | undefined;
+}
+
 /**
  * The citation of code points [start, end) of a document's current `content`,
- * with lines and pages computed as verification computes them.
+ * with lines, pages and source-file lines computed as verification computes them.
  *
- * @param pageStarts where the source's pages start ([] for none); undefined when the class cannot say
  * @param fallbackPages pages to claim when `pageStarts` is unknown (the enclosing passage's)
  */
 export function spanCitationInContent(
   doc: DocumentFields,
   chunkId: string,
   content: CodePointText,
-  pageStarts: readonly number[] | undefined,
+  { pageStarts, sourceLines }: ContentLocation,
   start: number,
   end: number,
   fallbackPages: Pick<Citation, "page_start" | "page_end"> = { page_start: null, page_end: null },
 ): Citation {
   const lines = content.lineRange(start, end);
   const pages = pageStarts === undefined ? undefined : pageRange(pageStarts, start, end);
+  const fileLines = sourceLines && sourceLineRange(sourceLines, start, end);
   return {
     ...documentFields(doc),
     chunk_id: chunkId,
@@ -38,6 +47,7 @@ export function spanCitationInContent(
     end_line: lines.endLine,
     page_start: pageStarts === undefined ? (fallbackPages.page_start ?? null) : (pages?.pageStart ?? null),
     page_end: pageStarts === undefined ? (fallbackPages.page_end ?? null) : (pages?.pageEnd ?? null),
+    ...(fileLines ? { source_start_line: fileLines.startLine, source_end_line: fileLines.endLine } : {}),
     text_hash: sha256(content.slice(start, end)),
   };
 }
@@ -47,7 +57,7 @@ export function spanCitationInContent(
  * the passage's citation records: used when its source can no longer be read
  * as it was (the span's verification then says so). Lines count the passage's
  * line breaks; a passage on one page puts the span there, one across pages
- * can only claim its whole range.
+ * can only claim its whole range (so can a passage's source-file lines).
  */
 export function spanCitationInPassage(passage: Citation, passageText: string, start: number, end: number): Citation {
   const text = new CodePointText(passageText);
@@ -61,6 +71,9 @@ export function spanCitationInPassage(passage: Citation, passageText: string, st
     end_line: passage.start_line + lines.endLine - 1,
     page_start: passage.page_start ?? null,
     page_end: passage.page_end ?? null,
+    ...(passage.source_start_line != null && passage.source_end_line != null
+      ? { source_start_line: passage.source_start_line, source_end_line: passage.source_end_line }
+      : {}),
     text_hash: sha256(text.slice(start, end)),
   };
 }

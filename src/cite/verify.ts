@@ -12,6 +12,7 @@ import type { Citation, Verification } from "../core/contracts.js";
 import { resolveContained } from "../core/containment.js";
 import { GroundkitError } from "../core/errors.js";
 import { pageRange } from "../core/pages.js";
+import { sourceLineRange, type SourceLineMap } from "../core/source-lines.js";
 import { CodePointText, codePointLength, sha256 } from "../core/text.js";
 import { isUrlSource } from "../net/url-shape.js";
 import { ATTR, withSpan } from "../obs/tracing.js";
@@ -47,6 +48,14 @@ export interface VerifyContext {
   readCache?: Map<string, Promise<SourceText>> | undefined;
 }
 
+/** A verification and, when the source could be read, what was read. */
+export interface CheckedCitation {
+  verification: Verification;
+  content?: CodePointText;
+  pageStarts?: readonly number[] | undefined;
+  sourceLines?: SourceLineMap | undefined;
+}
+
 /** Re-check a citation against its source: verified, drifted or unresolvable, always with a detail. */
 export async function verifyCitation(citation: Citation, ctx: VerifyContext): Promise<Verification> {
   return (await checkCitation(citation, ctx)).verification;
@@ -56,7 +65,7 @@ export async function verifyCitation(citation: Citation, ctx: VerifyContext): Pr
 export async function checkCitation(
   citation: Citation,
   ctx: VerifyContext,
-): Promise<{ verification: Verification; content?: CodePointText; pageStarts?: readonly number[] | undefined }> {
+): Promise<CheckedCitation> {
   const attributes = { [ATTR.collection]: ctx.collection, [ATTR.sourceClass]: citation.source_class };
   return withSpan("groundkit.verify", attributes, async (span) => {
     const checked = await checkUntraced(citation, ctx);
@@ -68,13 +77,13 @@ export async function checkCitation(
 async function checkUntraced(
   citation: Citation,
   ctx: VerifyContext,
-): Promise<{ verification: Verification; content?: CodePointText; pageStarts?: readonly number[] | undefined }> {
+): Promise<CheckedCitation> {
   try {
     assertIndexedSource(citation, ctx.indexed, ctx.collection);
     const source = await obtainContent(citation, ctx);
     const content = codePointsOf(source);
-    const verification = compare(citation, { content, pageStarts: source.pageStarts }, ctx.originalText);
-    return { verification, content, pageStarts: source.pageStarts };
+    const verification = compare(citation, { content, pageStarts: source.pageStarts, sourceLines: source.sourceLines }, ctx.originalText);
+    return { verification, content, pageStarts: source.pageStarts, sourceLines: source.sourceLines };
   } catch (err) {
     if (err instanceof ResolutionError) return { verification: { verdict: err.verdict, detail: err.detail } };
     throw err;
@@ -154,6 +163,7 @@ type Relocation = NonNullable<Verification["relocated"]>;
 interface Current {
   content: CodePointText;
   pageStarts: readonly number[] | undefined;
+  sourceLines: SourceLineMap | undefined;
 }
 
 function compare(citation: Citation, current: Current, originalText: string | undefined): Verification {
@@ -176,11 +186,12 @@ function compare(citation: Citation, current: Current, originalText: string | un
 }
 
 /**
- * What no longer holds of the citation's lines and pages, for text found at its
- * offsets; undefined when they all hold. Pages are checked whenever the source
- * can say where its pages are and the citation names any.
+ * What no longer holds of the citation's lines, pages and source-file lines, for
+ * text found at its offsets; undefined when they all hold. Pages (source lines)
+ * are checked whenever the source can say where its pages are (where its text
+ * came from) and the citation names any.
  */
-function staleLocation(citation: Citation, { content, pageStarts }: Current): string | undefined {
+function staleLocation(citation: Citation, { content, pageStarts, sourceLines }: Current): string | undefined {
   const { start_offset: start, end_offset: end } = citation;
   const stale: string[] = [];
   const lines = content.lineRange(start, end);
@@ -193,6 +204,15 @@ function staleLocation(citation: Citation, { content, pageStarts }: Current): st
     if (!pages) stale.push(`the source has no pages now (cited page ${citedPages})`);
     else if (pages.pageStart !== citation.page_start || pages.pageEnd !== citation.page_end) {
       stale.push(`${stale.length ? "on" : "now on"} ${span("page", pages.pageStart, pages.pageEnd)} (cited ${citedPages})`);
+    }
+  }
+  const { source_start_line: citedFrom, source_end_line: citedTo } = citation;
+  if (citedFrom != null && citedTo != null && sourceLines !== undefined) {
+    const fileLines = sourceLineRange(sourceLines, start, end);
+    const cited = range(citedFrom, citedTo);
+    if (!fileLines) stale.push(`the source file's lines cannot be told now (cited file line ${cited})`);
+    else if (fileLines.startLine !== citedFrom || fileLines.endLine !== citedTo) {
+      stale.push(`${stale.length ? "on" : "now on"} file ${span("line", fileLines.startLine, fileLines.endLine)} (cited ${cited})`);
     }
   }
   return stale.length ? stale.join(" and ") : undefined;
@@ -225,12 +245,14 @@ function trustedOriginal(citation: Citation, originalText: string | undefined): 
   return originalText && sha256(originalText) === citation.text_hash ? originalText : undefined;
 }
 
-function relocationHint(moved: Relocation | undefined, { content, pageStarts }: Current, original: string | undefined): string {
+function relocationHint(moved: Relocation | undefined, { content, pageStarts, sourceLines }: Current, original: string | undefined): string {
   if (!moved) return original === undefined ? "" : " The cited text no longer occurs in the source.";
   const lines = content.lineRange(moved.start_offset, moved.end_offset);
   const pages = pageStarts && pageRange(pageStarts, moved.start_offset, moved.end_offset);
   const onPages = pages ? `, on ${span("page", pages.pageStart, pages.pageEnd)}` : "";
-  return ` The cited text now sits at code points ${moved.start_offset}-${moved.end_offset} (lines ${lines.startLine}-${lines.endLine})${onPages}.`;
+  const fileLines = sourceLines && sourceLineRange(sourceLines, moved.start_offset, moved.end_offset);
+  const inFile = fileLines ? `, file ${span("line", fileLines.startLine, fileLines.endLine)}` : "";
+  return ` The cited text now sits at code points ${moved.start_offset}-${moved.end_offset} (lines ${lines.startLine}-${lines.endLine})${onPages}${inFile}.`;
 }
 
 /** "line 7" or "lines 7-8". */

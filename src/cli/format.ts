@@ -18,11 +18,17 @@ export function snippet(text: string, max = 240): string {
   return flat.length > max ? flat.slice(0, max - 1).join("") + "…" : flat.join("");
 }
 
-/** `path:12-30` or `path p.3` — where a citation points. */
+/**
+ * `path:12-30` or `path p.3` — where a citation points. Lines are the file's when
+ * known (text files; HTML with source lines), which `grk get path:12-30` reads back.
+ */
 export function locator(c: Citation): string {
   const page =
     c.page_start != null ? ` p.${c.page_start}${c.page_end != null && c.page_end !== c.page_start ? `-${c.page_end}` : ""}` : "";
-  // An extracted source's lines are lines of its extracted text (what `grk get` prints), not of the HTML or PDF file.
+  if (c.source_start_line != null && c.source_end_line != null) {
+    return `${displaySource(c.source)}:${c.source_start_line}-${c.source_end_line}${page}`;
+  }
+  // Otherwise an extracted source's lines are lines of its extracted text (PDFs; HTML indexed before source lines).
   const of = c.source_class === "extracted" ? " (lines of extracted text)" : "";
   return `${displaySource(c.source)}:${c.start_line}-${c.end_line}${page}${of}`;
 }

@@ -32,7 +32,8 @@ export function getCommand(): Command {
           printJson({ collection: col.name, ...view });
           return;
         }
-        println(`${locator(view.citation)}  [${view.verification.verdict}]  (${view.total_lines} lines)`);
+        const extent = view.lines_of === "file" ? `${view.total_lines} lines` : `${view.total_lines} lines of extracted text`;
+        println(`${locator(view.citation)}  [${view.verification.verdict}]  (${extent})`);
         println("");
         println(view.text);
         println("");

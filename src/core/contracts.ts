@@ -12,7 +12,12 @@ export type SourceClass = z.infer<typeof SourceClassSchema>;
 export const VERDICTS = ["verified", "drifted", "unresolvable"] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
-/** A pointer at exact characters of a source. Offsets are code points; lines are 1-based inclusive. */
+/**
+ * A pointer at exact characters of a source. Offsets are code points; lines are
+ * 1-based inclusive lines of the document's content (for `extracted` sources, its
+ * extracted text). `source_start_line`/`source_end_line`, when present, are lines
+ * of the source file itself (HTML), absent or null when unknown.
+ */
 export const CitationSchema = z
   .object({
     document_id: z.string().min(1),
@@ -26,6 +31,8 @@ export const CitationSchema = z
     end_line: z.number().int().min(1),
     page_start: z.number().int().min(1).nullable().optional(),
     page_end: z.number().int().min(1).nullable().optional(),
+    source_start_line: z.number().int().min(1).nullable().optional(),
+    source_end_line: z.number().int().min(1).nullable().optional(),
     text_hash: z.string().regex(/^[0-9a-f]{64}$/, "a hex SHA-256"),
   })
   .refine((c) => c.end_offset >= c.start_offset, { message: "end_offset must be >= start_offset" })
@@ -33,6 +40,12 @@ export const CitationSchema = z
   .refine((c) => (c.page_start == null) === (c.page_end == null), { message: "page_start and page_end come together" })
   .refine((c) => c.page_start == null || c.page_end == null || c.page_end >= c.page_start, {
     message: "page_end must be >= page_start",
+  })
+  .refine((c) => (c.source_start_line == null) === (c.source_end_line == null), {
+    message: "source_start_line and source_end_line come together",
+  })
+  .refine((c) => c.source_start_line == null || c.source_end_line == null || c.source_end_line >= c.source_start_line, {
+    message: "source_end_line must be >= source_start_line",
   })
   .refine((c) => (c.source_class === "extracted") === (c.extractor !== null), {
     message: "an extracted citation must name its extractor; other classes must not",

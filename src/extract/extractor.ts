@@ -8,6 +8,7 @@
  * extracted document record `identity`; verification re-runs the extractor with
  * that exact identity, so the identity must change whenever the output might.
  */
+import type { SourceLineMap } from "../core/source-lines.js";
 import type { ExtractionLimits } from "./limits.js";
 
 /** The formats the `extracted` source class knows how to read. */
@@ -23,6 +24,11 @@ export interface ExtractedText {
    * `[pageStarts[i], pageStarts[i + 1])`, separator included.
    */
   pageStarts?: number[];
+  /**
+   * HTML only: which line of the file (after decoding, CRLF and lone CR counting as
+   * one line end) each run of `text` came from.
+   */
+  sourceLines?: SourceLineMap;
   /** The HTML `<title>` or the PDF metadata title, when present and non-empty. */
   title?: string;
 }

@@ -37,6 +37,8 @@
  *   indentation, stops early).
  */
 import { Parser } from "htmlparser2";
+import { lastAtMost } from "../core/sorted-search.js";
+import type { SourceLineMap } from "../core/source-lines.js";
 import { codePointLength } from "../core/text.js";
 import { checkOutputLength, extractionLimit } from "./limits.js";
 
@@ -60,6 +62,12 @@ export interface SerializedHtml {
   text: string;
   /** The first `<title>` outside svg/math, whitespace-collapsed; undefined when absent or empty. */
   title: string | undefined;
+  /**
+   * The line of `html` each run of `text` came from: a word's own line; a separator
+   * (space, line break) the line of the text before it; a list bullet, heading
+   * marker or code fence the line of the text it introduces.
+   */
+  sourceLines: SourceLineMap;
 }
 
 /** Elements whose whole content is dropped. */
@@ -103,12 +111,15 @@ const CONTROL_CHARS = /[\u0000-\u0008\u000b\u000e-\u001f\u007f]/g;
 export function serializeHtml(html: string, options: SerializeHtmlOptions = {}): SerializedHtml {
   const maxOutput = options.maxOutputCodePoints ?? Number.POSITIVE_INFINITY;
   const out = new TextBuilder(maxOutput, options.label);
+  const lineOf = sourceLineIndex(html);
   const stack: string[] = [];
   /** Per open `<tr>`: cells seen so far. */
   const rows: number[] = [];
   let dropDepth = 0;
   let preDepth = 0;
   let preText = "";
+  /** Where each piece of preText came from: its offset in preText and its origin in `html`. */
+  let preOrigins: Origin[] = [];
   let titleDepth = 0;
   let titleText: string | undefined;
   let titleDone = false;
@@ -132,7 +143,10 @@ export function serializeHtml(html: string, options: SerializeHtmlOptions = {}):
     }
     if (preDepth > 0) {
       if (name === "pre") preDepth++;
-      else if (name === "br") preText += "\n";
+      else if (name === "br") {
+        preOrigins.push({ at: preText.length, from: parser.endIndex, verbatim: false });
+        preText += "\n";
+      }
       return;
     }
     const heading = HEADING.exec(name);
@@ -141,6 +155,7 @@ export function serializeHtml(html: string, options: SerializeHtmlOptions = {}):
     } else if (name === "pre") {
       preDepth = 1;
       preText = "";
+      preOrigins = [];
     } else if (name === "br") {
       out.lineBreak();
     } else if (LISTS.has(name)) {
@@ -174,7 +189,7 @@ export function serializeHtml(html: string, options: SerializeHtmlOptions = {}):
       return;
     }
     if (preDepth > 0) {
-      if (name === "pre" && --preDepth === 0) out.preformatted(preText);
+      if (name === "pre" && --preDepth === 0) out.preformatted(preText, (i) => lineOf(originIn(preOrigins, i)));
       return;
     }
     if (name === "li") out.closeItem();
@@ -200,10 +215,14 @@ export function serializeHtml(html: string, options: SerializeHtmlOptions = {}):
         if (dropDepth > 0) return;
         if (titleDepth > 0) {
           if (!titleDone) titleText += data;
-        } else if (preDepth > 0) {
+          return;
+        }
+        const origin = textOrigin(html, data, parser.endIndex);
+        if (preDepth > 0) {
+          preOrigins.push({ at: preText.length, ...origin });
           preText += data;
         } else {
-          out.text(data);
+          out.text(data, lineOf(origin.from), origin.verbatim);
         }
       },
     },
@@ -213,9 +232,52 @@ export function serializeHtml(html: string, options: SerializeHtmlOptions = {}):
   parser.end(html);
   // Anything still open at the end (e.g. an unterminated <pre>) was closed by parser.end().
   const title = titleText?.replace(CONTROL_CHARS, "").split(COLLAPSIBLE).join(" ").trim();
-  const text = out.finish();
+  const { text, sourceLines } = out.finish();
   if (maxOutput !== Number.POSITIVE_INFINITY) checkOutputLength(codePointLength(text), maxOutput, options.label);
-  return { text, title: title ? title : undefined };
+  return { text, title: title ? title : undefined, sourceLines };
+}
+
+/** Where a piece of text came from in the HTML. */
+interface Origin {
+  /** Offset of the piece in the text it was appended to. */
+  at: number;
+  /** UTF-16 index in the HTML of the piece's first character (verbatim), or of the entity or tag that produced it. */
+  from: number;
+  /** Whether the piece is a verbatim slice of the HTML (else a decoded entity or a `<br>`, all on one line). */
+  verbatim: boolean;
+}
+
+/**
+ * Where text the parser just reported came from. htmlparser2 reports raw text as
+ * a slice of the input ending at `endIndex`, and a decoded entity as its own text
+ * event (the entity ending at `endIndex`), so the slice test tells them apart.
+ */
+function textOrigin(html: string, data: string, endIndex: number): Omit<Origin, "at"> {
+  const from = endIndex + 1 - data.length;
+  if (from >= 0 && html.startsWith(data, from)) return { from, verbatim: true };
+  return { from: Math.max(0, endIndex), verbatim: false };
+}
+
+/** The HTML index that character `i` of a piecewise-built text came from. */
+function originIn(origins: readonly Origin[], i: number): number {
+  let lo = 0;
+  let hi = origins.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (origins[mid]!.at <= i) lo = mid + 1;
+    else hi = mid;
+  }
+  const piece = origins[lo - 1];
+  if (!piece) return 0;
+  return piece.verbatim ? piece.from + (i - piece.at) : piece.from;
+}
+
+/** A function giving the 1-based line of a UTF-16 index of `html` (LF newlines only). */
+function sourceLineIndex(html: string): (index: number) => number {
+  const newlines: number[] = [];
+  for (let i = html.indexOf("\n"); i >= 0; i = html.indexOf("\n", i + 1)) newlines.push(i);
+  // Line = newlines strictly before the index, plus one.
+  return (index) => lastAtMost(newlines, index - 1) + 2;
 }
 
 /**
@@ -236,6 +298,11 @@ class TextBuilder {
   private headingLevel = 0;
   private listDepth = 0;
   private bulletPending = false;
+  /** The source line what is written now came from. */
+  private line = 1;
+  /** Runs of the output by source line (see SourceLineMap), in written code points. */
+  private readonly runStarts: number[] = [];
+  private readonly runLines: number[] = [];
 
   constructor(
     private readonly maxOutput: number,
@@ -301,43 +368,86 @@ class TextBuilder {
     this.bulletPending = false;
   }
 
-  /** Inline text from the parser: whitespace runs collapse into one pending space. */
-  text(data: string): void {
-    const words = data.replace(CONTROL_CHARS, "").split(COLLAPSIBLE);
-    for (let i = 0; i < words.length; i++) {
-      if (i > 0) this.pendingSpace = true;
-      const word = words[i]!;
-      if (word) this.word(word);
+  /**
+   * Inline text from the parser: whitespace runs collapse into one pending space.
+   * `data` starts on source line `line`; when it is `verbatim` (a slice of the
+   * HTML, not a decoded entity) each newline in it is a newline of the file.
+   */
+  text(data: string, line: number, verbatim: boolean): void {
+    // Split at newlines first (the common case has none): a newline is collapsible whitespace
+    // like any other, so the words and the spaces between them are the same either way.
+    const segments = data.includes("\n") ? data.split("\n") : [data];
+    for (let s = 0; s < segments.length; s++) {
+      if (s > 0) this.pendingSpace = true;
+      const words = segments[s]!.replace(CONTROL_CHARS, "").split(COLLAPSIBLE);
+      for (let i = 0; i < words.length; i++) {
+        if (i > 0) this.pendingSpace = true;
+        const word = words[i]!;
+        if (word) this.word(word, verbatim ? line + s : line);
+      }
     }
   }
 
-  /** The raw text of a `<pre>` element, emitted as a fenced block. */
-  preformatted(raw: string): void {
-    let body = raw.replace(/\r\n?/g, "\n").replace(CONTROL_CHARS, "");
-    if (body.startsWith("\n")) body = body.slice(1);
-    const lines = body.split("\n").map((line) => line.replace(/\s+$/, ""));
-    while (lines.length > 0 && lines[0] === "") lines.shift();
-    while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  /** The raw text of a `<pre>` element, emitted as a fenced block; `lineOf(i)` is the source line of `raw`'s index `i`. */
+  preformatted(raw: string, lineOf: (i: number) => number): void {
+    const lines: Array<{ text: string; line: number }> = [];
+    const breaks = /\r\n?|\n/g;
+    for (let at = 0; ; ) {
+      const m = breaks.exec(raw);
+      const end = m ? m.index : raw.length;
+      lines.push({ text: raw.slice(at, end).replace(CONTROL_CHARS, "").replace(/\s+$/, ""), line: lineOf(at) });
+      if (!m) break;
+      at = m.index + m[0].length;
+    }
+    // HTML ignores the newline right after <pre>; dropping every leading blank line covers it.
+    while (lines.length > 0 && lines[0]!.text === "") lines.shift();
+    while (lines.length > 0 && lines[lines.length - 1]!.text === "") lines.pop();
     if (lines.length === 0) return;
-    const content = lines.join("\n");
+    const content = lines.map((l) => l.text).join("\n");
     const longestRun = Math.max(0, ...(content.match(/`+/g) ?? []).map((run) => run.length));
     const fence = "`".repeat(Math.max(3, longestRun + 1));
     this.block(2);
     this.settleBreak();
-    this.write(`${fence}\n${content}\n${fence}`);
+    this.line = lines[0]!.line;
+    this.write(`${fence}\n`);
+    for (const { text, line } of lines) {
+      this.line = line;
+      this.write(`${text}\n`);
+    }
+    this.write(fence);
     this.hasContent = true;
     this.block(2);
   }
 
-  finish(): string {
+  finish(): { text: string; sourceLines: SourceLineMap } {
     // Only a nested list item's indentation can lead; a document does not start indented.
-    return this.parts.join("").trim();
+    const joined = this.parts.join("");
+    const text = joined.trim();
+    const lead = codePointLength(joined.slice(0, joined.length - joined.trimStart().length));
+    const length = codePointLength(text);
+    const starts: number[] = [];
+    const lines: number[] = [];
+    for (let i = 0; i < this.runStarts.length; i++) {
+      const start = Math.max(0, this.runStarts[i]! - lead);
+      if (start >= length) break;
+      // Runs the trim cut to nothing give way to the run that now starts at the same offset.
+      if (starts.length > 0 && starts[starts.length - 1] === start) {
+        starts.pop();
+        lines.pop();
+      }
+      if (lines.length > 0 && lines[lines.length - 1] === this.runLines[i]) continue;
+      starts.push(start);
+      lines.push(this.runLines[i]!);
+    }
+    return { text, sourceLines: { starts, lines } };
   }
 
-  private word(word: string): void {
+  private word(word: string, line: number): void {
+    // Separators belong to the text before them, a bullet or heading marker to the word after.
     this.settleBreak();
     const atLineStart = !this.hasContent || this.trailingNewlines > 0;
     if (atLineStart) {
+      this.line = line;
       let prefix = "";
       if (this.bulletPending) prefix += `${"  ".repeat(Math.max(0, this.listDepth - 1))}- `;
       if (this.headingLevel > 0) prefix += `${"#".repeat(this.headingLevel)} `;
@@ -348,6 +458,7 @@ class TextBuilder {
     } else if (this.pendingSpace) {
       this.write(" ");
     }
+    this.line = line;
     this.pendingSpace = false;
     this.pendingCell = false;
     this.write(word);
@@ -363,6 +474,10 @@ class TextBuilder {
   }
 
   private write(s: string): void {
+    if (this.runLines[this.runLines.length - 1] !== this.line) {
+      this.runStarts.push(this.written);
+      this.runLines.push(this.line);
+    }
     this.parts.push(s);
     this.written += codePointLength(s);
     // Refuse early only when even the trimmed text must be over the limit; finish()'s caller checks exactly.

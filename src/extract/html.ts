@@ -58,7 +58,7 @@ class HtmlExtractor implements Extractor {
       const message = err instanceof Error ? err.message : String(err);
       throw new GroundkitError("EXTRACTION_FAILED", `The HTML could not be parsed: ${message}`, undefined, { cause: err });
     }
-    const result: ExtractedText = { text: serialized.text };
+    const result: ExtractedText = { text: serialized.text, sourceLines: serialized.sourceLines };
     if (serialized.title !== undefined) result.title = serialized.title;
     return result;
   }

@@ -2,6 +2,7 @@
  * Turn loaded content into chunk rows with deterministic ids and hashes.
  */
 import { chunkIdFor } from "../core/ids.js";
+import { sourceLineRange } from "../core/source-lines.js";
 import { sha256 } from "../core/text.js";
 import type { NewChunk } from "../store/store.js";
 import { chunkText } from "./chunker.js";
@@ -20,8 +21,10 @@ export function buildChunks(source: string, loaded: LoadedContent, settings: Chu
     markdown: loaded.markdown,
     pageStarts: loaded.pageStarts,
   });
+  const sourceLines = loaded.sourceLines;
   return spans.map((span, ordinal) => {
     const textHash = sha256(span.text);
+    const fileLines = sourceLines ? sourceLineRange(sourceLines, span.start, span.end) : undefined;
     return {
       chunk_id: chunkIdFor(source, span.start, span.end, textHash),
       ordinal,
@@ -32,6 +35,8 @@ export function buildChunks(source: string, loaded: LoadedContent, settings: Chu
       end_line: span.endLine,
       page_start: span.pageStart ?? null,
       page_end: span.pageEnd ?? null,
+      source_start_line: fileLines?.startLine ?? null,
+      source_end_line: fileLines?.endLine ?? null,
       text_hash: textHash,
       heading_path: span.headingPath,
     };

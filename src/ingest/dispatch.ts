@@ -6,6 +6,7 @@
  */
 import { extname } from "node:path";
 import type { SourceClass } from "../core/contracts.js";
+import type { SourceLineMap } from "../core/source-lines.js";
 import { GroundkitError } from "../core/errors.js";
 import type { ExtractorKind } from "../extract/extractor.js";
 import type { ExtractionLimits } from "../extract/limits.js";
@@ -21,6 +22,8 @@ export interface LoadedContent {
   /** Markdown-aware chunking applies. */
   markdown: boolean;
   pageStarts?: number[] | undefined;
+  /** Which line of the source file each run of `content` came from (HTML). */
+  sourceLines?: SourceLineMap | undefined;
   title?: string | undefined;
 }
 
@@ -28,8 +31,17 @@ export interface LoadedContent {
 export interface Loader {
   /** Identity folded into the fingerprint (known before loading, so unchanged files skip extraction). */
   identity: string;
+  /**
+   * Folded into a file's fingerprint with `identity`: bumped when what the loader records
+   * besides the text changes (HTML source lines), so the next ingest picks it up for
+   * unchanged files. Not recorded on citations, whose extractor identity stays as is.
+   */
+  revision?: string | undefined;
   load(bytes: Uint8Array, label: string, hints?: { charset?: string | undefined }): Promise<LoadedContent>;
 }
+
+/** See {@link Loader.revision}. */
+export const HTML_LOADER_REVISION = "source-lines-1";
 
 const TEXT_EXTENSIONS: Readonly<Record<string, boolean>> = { ".md": true, ".markdown": true, ".txt": false };
 
@@ -91,6 +103,8 @@ export class Dispatcher {
     const { extractor } = outcome;
     return {
       identity: extractor.identity,
+      // Revision 1: chunks record the HTML file's lines (docs/decisions/0017-html-source-lines.md).
+      revision: kind === "html" ? HTML_LOADER_REVISION : undefined,
       load: async (bytes, label, hints) => {
         const out = await extractor.extract(bytes, hints?.charset ? { charset: hints.charset } : undefined, {
           label,
@@ -103,6 +117,7 @@ export class Dispatcher {
           // HTML headings come out as Markdown ATX headings, so heading paths work; PDF text does not.
           markdown: kind === "html",
           pageStarts: out.pageStarts,
+          sourceLines: out.sourceLines,
           title: out.title,
         };
       },

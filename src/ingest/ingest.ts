@@ -251,7 +251,8 @@ export class Ingestor {
     try {
       const read = await withSpan(INGEST_SPANS.read, { "groundkit.ingest.ext": extname(path).toLowerCase() }, async (span) => {
         const bytes = await readContainedFile(realPath, this.opts.maxFileSize, path);
-        const fingerprint = fingerprintOf(sha256(bytes), loader.identity, this.opts);
+        const loadedBy = loader.revision === undefined ? loader.identity : `${loader.identity}#${loader.revision}`;
+        const fingerprint = fingerprintOf(sha256(bytes), loadedBy, this.opts);
         const existing = this.store.documentState(path);
         const unchanged = existing !== undefined && existing.fingerprint === fingerprint && existing.base_dir === baseDir;
         span.setAttributes({ "groundkit.ingest.bytes": bytes.length, "groundkit.ingest.unchanged": unchanged });
@@ -305,7 +306,8 @@ export class Ingestor {
         res.url,
         null,
         fingerprint,
-        { ...loaded, sourceClass: "snapshot", extractor: null },
+        // A snapshot stores the extracted text only: its source lines could never be re-checked.
+        { ...loaded, sourceClass: "snapshot", extractor: null, sourceLines: undefined },
         { content_type: res.contentType, loaded_by: loader.identity, fetched_at: new Date().toISOString() },
       );
       if (pending) await this.storeSnapshotDocument({ ...pending, replaces: existing !== undefined }, loaded.content);

@@ -8,7 +8,7 @@ import type { NewChunk, StoreStats, StoredChunk, StoredDocument } from "./store.
 export type DocumentRow = Omit<StoredDocument, "metadata"> & { metadata: string };
 
 /** A chunks row joined with its document. */
-export type JoinedRow = DocumentRow & Omit<NewChunk, "heading_path"> & { chunk_metadata: string };
+export type JoinedRow = DocumentRow & Omit<NewChunk, "heading_path" | "source_start_line" | "source_end_line"> & { chunk_metadata: string };
 
 export const DOC_COLUMNS = `d.document_id, d.source, d.source_class, d.extractor, d.base_dir, d.fingerprint,
   d.content_hash, d.content_length, d.ingested_at, d.metadata`;
@@ -34,8 +34,22 @@ export function toDocument(row: DocumentRow): StoredDocument {
   };
 }
 
+/** What a chunk row's metadata JSON holds. */
+interface ChunkMetadata {
+  heading_path?: string[];
+  /** [first, last] line of the source file, when known (docs/decisions/0017-html-source-lines.md). */
+  source_lines?: [number, number];
+}
+
+/** The metadata JSON written for a chunk (both stores). */
+export function chunkMetadataJson(chunk: Pick<NewChunk, "heading_path" | "source_start_line" | "source_end_line">): string {
+  const meta: ChunkMetadata = { heading_path: chunk.heading_path };
+  if (chunk.source_start_line != null && chunk.source_end_line != null) meta.source_lines = [chunk.source_start_line, chunk.source_end_line];
+  return JSON.stringify(meta);
+}
+
 export function toChunk(row: JoinedRow): StoredChunk {
-  const meta = JSON.parse(row.chunk_metadata) as { heading_path?: string[] };
+  const meta = JSON.parse(row.chunk_metadata) as ChunkMetadata;
   return {
     chunk_id: row.chunk_id,
     ordinal: row.ordinal,
@@ -46,6 +60,8 @@ export function toChunk(row: JoinedRow): StoredChunk {
     end_line: row.end_line,
     page_start: row.page_start,
     page_end: row.page_end,
+    source_start_line: meta.source_lines?.[0] ?? null,
+    source_end_line: meta.source_lines?.[1] ?? null,
     text_hash: row.text_hash,
     heading_path: meta.heading_path ?? [],
     document: toDocument(row),

@@ -30,12 +30,21 @@ export interface NewChunk {
   end_line: number;
   page_start: number | null;
   page_end: number | null;
+  /**
+   * Lines of the source file (HTML) the chunk's text came from, when its extractor
+   * says; null otherwise (text sources, PDFs, chunks ingested before source lines existed).
+   * Kept in the chunk's metadata JSON, so no schema changes.
+   */
+  source_start_line?: number | null | undefined;
+  source_end_line?: number | null | undefined;
   text_hash: string;
   heading_path: string[];
 }
 
 /** A chunk row joined with its document, as read back. */
 export interface StoredChunk extends NewChunk {
+  source_start_line: number | null;
+  source_end_line: number | null;
   document: StoredDocument;
 }
 

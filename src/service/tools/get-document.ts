@@ -14,7 +14,9 @@ export const getDocumentTool = defineTool({
     "Read a line range of one indexed document (by document_id, a unique prefix of one, or its source as a search " +
     "hit's citation shows it). Returns the text with a citation for exactly those lines, read back from the source " +
     `and checked against what was indexed. At most max_chars code points (default ${DOCUMENT_CHARS.default}); a longer ` +
-    "range stops at the last whole line and next_line says where to continue.",
+    "range stops at the last whole line and next_line says where to continue. Lines are the source file's (lines_of: " +
+    "\"file\") for text files and HTML (the text that came from those lines of the HTML, as source_start_line/" +
+    "source_end_line of a hit's citation name them), lines of the extracted text for PDFs and snapshots.",
   kind: "read",
   input: z.strictObject({
     document: z.string().min(1).max(4096).describe("A document_id (or unique prefix of at least 6 characters), or the document's source."),
@@ -34,6 +36,7 @@ export const getDocumentTool = defineTool({
     document_id: z.string(),
     source: z.string(),
     source_class: z.string(),
+    lines_of: z.enum(["file", "extracted text"]).describe("What start_line, end_line and total_lines count."),
     start_line: z.number().int(),
     end_line: z.number().int(),
     total_lines: z.number().int(),

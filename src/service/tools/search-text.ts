@@ -31,10 +31,11 @@ export interface RenderedSearch {
   omitted?: number | undefined;
 }
 
-/** `path:12-30 p.3`: where a citation points. */
+/** `path:12-30 p.3`: where a citation points (HTML: lines of the file when known, as get_document reads them). */
 function where(c: Citation): string {
   const pages = c.page_start != null ? ` p.${c.page_start}${c.page_end != null && c.page_end !== c.page_start ? `-${c.page_end}` : ""}` : "";
-  return `${c.source}:${c.start_line}-${c.end_line}${pages}`;
+  const fileLines = c.source_start_line != null && c.source_end_line != null;
+  return `${c.source}:${fileLines ? c.source_start_line : c.start_line}-${fileLines ? c.source_end_line : c.end_line}${pages}`;
 }
 
 /**

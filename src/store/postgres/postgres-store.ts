@@ -27,7 +27,7 @@ import type {
   StoredDocument,
   VectorIndexStatus,
 } from "../store.js";
-import { CHUNK_COLUMNS, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, statsOf, toChunk, toDocument, type DocumentRow, type JoinedRow } from "../rows.js";
+import { CHUNK_COLUMNS, chunkMetadataJson, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, statsOf, toChunk, toDocument, type DocumentRow, type JoinedRow } from "../rows.js";
 import { checkDimensions, checkVector, unitCopy } from "../vectors.js";
 import { resolvePoolSettings, DEFAULT_SCHEMA, type PostgresStoreConfig } from "./connection-settings.js";
 import { compileChunkFilter, globsOf, Params, PATH_OF_DOCUMENT } from "./filter-sql.js";
@@ -354,7 +354,7 @@ export class PostgresStore implements Store {
         col("page_start"),
         col("page_end"),
         col("text_hash"),
-        chunks.map((c) => JSON.stringify({ heading_path: c.heading_path })),
+        chunks.map(chunkMetadataJson),
         postings.map((p) => p.dl),
         pChunk,
         pTerm,

@@ -19,7 +19,7 @@ import type {
   StoredDocument,
   VectorIndexStatus,
 } from "../store.js";
-import { CHUNK_COLUMNS, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, statsOf, toChunk, toDocument, type DocumentRow, type JoinedRow } from "../rows.js";
+import { CHUNK_COLUMNS, chunkMetadataJson, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, statsOf, toChunk, toDocument, type DocumentRow, type JoinedRow } from "../rows.js";
 import type { Db } from "./db.js";
 import { openDatabase } from "./open-database.js";
 import { filteredChunkIds } from "./filter-sql.js";
@@ -191,11 +191,11 @@ export class SqliteStore implements Store {
       const docRowid = Number(info.lastInsertRowid);
       const rows: Array<{ rowid: number; vector: Float32Array }> = [];
       chunks.forEach((ch, i) => {
-        const { heading_path, ...rest } = ch;
+        const { heading_path, source_start_line: _start, source_end_line: _end, ...rest } = ch;
         const res = this.stmts.insertChunk.run({
           ...rest,
           doc_id: docRowid,
-          metadata: JSON.stringify({ heading_path }),
+          metadata: chunkMetadataJson(ch),
         });
         this.postings.add(Number(res.lastInsertRowid), chunkTokens(ch.text, heading_path));
         if (vectors) rows.push({ rowid: Number(res.lastInsertRowid), vector: vectors[i]! });
