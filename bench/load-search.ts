@@ -1,13 +1,14 @@
 /**
  * `npm run bench:load [-- --seconds 10 --documents 5000 --levels 1,16,64 --workers 2]`:
- * a load run against `POST /v1/search` of a real `grk serve` (its own
- * process, `--workers N` of them) at 1, 16 and 64 concurrent clients; reports
+ * a load run against `POST /v1/search` of a real `grk serve --workers N`
+ * (default: one worker per core) at 1, 16 and 64 concurrent clients; reports
  * req/s, p50/p95/p99, errors and the load average at the start, and writes
  * bench/results/load.json + load.md.
  *
  * For profiling: `--index DIR` keeps (or reuses) the built index there instead
  * of a scratch one, `--node-arg` passes a flag to the server's node (e.g.
- * `--node-arg=--cpu-prof`), `--no-write` leaves the result files alone.
+ * `--node-arg=--cpu-prof`), `--cli` serves another build (a before/after
+ * comparison), `--no-write` leaves the result files alone.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -21,7 +22,7 @@ import { writeCorpus } from "./corpus.js";
 import { summarize, type Latency } from "./measure.js";
 import { buildQueries } from "./queries.js";
 
-const CLI = resolve(import.meta.dirname, "../../dist/cli/main.js");
+const BUILT_CLI = resolve(import.meta.dirname, "../../dist/cli/main.js");
 const LEVELS = "1,16,64";
 
 interface LevelResult {
@@ -33,8 +34,8 @@ interface LevelResult {
   latency: Latency;
 }
 
-async function startServer(indexDir: string, workers: number, nodeArgs: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const args = [...nodeArgs, CLI, "serve", "--port", "0", "--index-dir", indexDir, "--log-format", "json", ...(workers > 1 ? ["--workers", String(workers)] : [])];
+async function startServer(cli: string, indexDir: string, workers: number, nodeArgs: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const args = [...nodeArgs, cli, "serve", "--port", "0", "--index-dir", indexDir, "--log-format", "json", ...(workers > 1 ? ["--workers", String(workers)] : [])];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] });
   const url = await new Promise<string>((ok, fail) => {
     let err = "";
@@ -100,10 +101,12 @@ async function main(): Promise<void> {
       documents: { type: "string", default: "5000" },
       out: { type: "string", default: "bench/results" },
       levels: { type: "string", default: LEVELS },
-      workers: { type: "string", default: "1" },
+      // One serve process per core by default: the server's event loop is the limit (docs/serving.md, "Load").
+      workers: { type: "string", default: String(availableParallelism()) },
       index: { type: "string" },
       "node-arg": { type: "string", multiple: true, default: [] },
       "no-write": { type: "boolean", default: false },
+      cli: { type: "string", default: BUILT_CLI },
     },
     strict: true,
   });
@@ -129,7 +132,7 @@ async function main(): Promise<void> {
     const queries = buildQueries({ short: 200, long12: 40, paragraph: 20 }, documents).map((q) => q.text);
     const load = loadavg().map((x) => Number(x.toFixed(2)));
     process.stderr.write(`load average at start: ${load.join(" ")} (${availableParallelism()} cores)\n`);
-    server = await startServer(indexDir, workers, values["node-arg"]!);
+    server = await startServer(resolve(values.cli!), indexDir, workers, values["node-arg"]!);
     const results: LevelResult[] = [];
     for (const clients of levels) {
       await level(server.url, clients, 1, queries); // warm-up
