@@ -1,12 +1,18 @@
 /**
- * `npm run bench:load [-- --seconds 10 --documents 5000]`: a load run against
- * `POST /v1/search` of a real `grk serve` (its own process) at 1, 16 and 64
- * concurrent clients; reports req/s, p50/p95/p99 and errors, and writes
+ * `npm run bench:load [-- --seconds 10 --documents 5000 --levels 1,16,64 --workers 2]`:
+ * a load run against `POST /v1/search` of a real `grk serve --workers N`
+ * (default: one worker per core) at 1, 16 and 64 concurrent clients; reports
+ * req/s, p50/p95/p99, errors and the load average at the start, and writes
  * bench/results/load.json + load.md.
+ *
+ * For profiling: `--index DIR` keeps (or reuses) the built index there instead
+ * of a scratch one, `--node-arg` passes a flag to the server's node (e.g.
+ * `--node-arg=--cpu-prof`), `--cli` serves another build (a before/after
+ * comparison), `--no-write` leaves the result files alone.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Pool } from "undici";
@@ -16,8 +22,8 @@ import { writeCorpus } from "./corpus.js";
 import { summarize, type Latency } from "./measure.js";
 import { buildQueries } from "./queries.js";
 
-const CLI = resolve(import.meta.dirname, "../../dist/cli/main.js");
-const LEVELS = [1, 16, 64];
+const BUILT_CLI = resolve(import.meta.dirname, "../../dist/cli/main.js");
+const LEVELS = "1,16,64";
 
 interface LevelResult {
   clients: number;
@@ -28,16 +34,21 @@ interface LevelResult {
   latency: Latency;
 }
 
-async function startServer(indexDir: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--index-dir", indexDir, "--log-format", "json"], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+async function startServer(cli: string, indexDir: string, workers: number, nodeArgs: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const args = [...nodeArgs, cli, "serve", "--port", "0", "--index-dir", indexDir, "--log-format", "json", ...(workers > 1 ? ["--workers", String(workers)] : [])];
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] });
   const url = await new Promise<string>((ok, fail) => {
     let err = "";
+    let listening = false;
     child.stderr!.on("data", (d: Buffer) => {
+      // After startup the access log is drained unread: scanning it would load the cores the server runs on.
+      if (listening) return;
       err += d.toString();
       const m = /listening on (http:\/\/[^\s"]+)/.exec(err);
-      if (m) ok(m[1]!);
+      if (m) {
+        listening = true;
+        ok(m[1]!);
+      }
     });
     child.on("exit", (code) => fail(new Error(`grk serve exited ${code}: ${err}`)));
   });
@@ -89,32 +100,59 @@ async function main(): Promise<void> {
       seconds: { type: "string", default: "10" },
       documents: { type: "string", default: "5000" },
       out: { type: "string", default: "bench/results" },
+      levels: { type: "string", default: LEVELS },
+      // One serve process per core by default: the server's event loop is the limit (docs/serving.md, "Load").
+      workers: { type: "string", default: String(availableParallelism()) },
+      index: { type: "string" },
+      "node-arg": { type: "string", multiple: true, default: [] },
+      "no-write": { type: "boolean", default: false },
+      cli: { type: "string", default: BUILT_CLI },
     },
     strict: true,
   });
   const seconds = Number(values.seconds);
   const documents = Number(values.documents);
+  const workers = Number(values.workers);
+  const levels = values.levels!.split(",").map(Number);
+  if (!levels.every((n) => Number.isInteger(n) && n > 0) || !Number.isInteger(workers) || workers < 1) {
+    throw new Error("--levels takes positive integers separated by commas; --workers a positive integer");
+  }
   const scratch = mkdtempSync(join(tmpdir(), "grk-load-"));
+  const indexDir = values.index ? resolve(values.index) : join(scratch, "index");
   let server: { url: string; child: ChildProcess } | undefined;
   try {
-    const docs = join(scratch, "docs");
-    mkdirSync(docs);
-    writeCorpus(docs, 0, (d) => d >= documents, { chunkSize: DEFAULTS.chunkSize, chunkOverlap: DEFAULTS.chunkOverlap });
-    const col = openCollection({ indexDir: join(scratch, "index"), create: true });
-    await col.ingest([docs]);
-    col.close();
+    if (!existsSync(indexDir)) {
+      const docs = join(scratch, "docs");
+      mkdirSync(docs);
+      writeCorpus(docs, 0, (d) => d >= documents, { chunkSize: DEFAULTS.chunkSize, chunkOverlap: DEFAULTS.chunkOverlap });
+      const col = openCollection({ indexDir, create: true });
+      await col.ingest([docs]);
+      col.close();
+    }
     const queries = buildQueries({ short: 200, long12: 40, paragraph: 20 }, documents).map((q) => q.text);
-    server = await startServer(join(scratch, "index"));
+    const load = loadavg().map((x) => Number(x.toFixed(2)));
+    process.stderr.write(`load average at start: ${load.join(" ")} (${availableParallelism()} cores)\n`);
+    server = await startServer(resolve(values.cli!), indexDir, workers, values["node-arg"]!);
     const results: LevelResult[] = [];
-    for (const clients of LEVELS) {
+    for (const clients of levels) {
       await level(server.url, clients, 1, queries); // warm-up
       results.push(await level(server.url, clients, seconds, queries));
     }
-    const report = { name: "load", created_at: new Date().toISOString(), documents, seconds_per_level: seconds, node: process.version, results };
+    const report = {
+      name: "load",
+      created_at: new Date().toISOString(),
+      documents,
+      seconds_per_level: seconds,
+      workers,
+      cores: availableParallelism(),
+      load_average_at_start: load,
+      node: process.version,
+      results,
+    };
     const md = [
       "# Load: POST /v1/search",
       "",
-      `${documents} generated documents; ${seconds} s per level after a 1 s warm-up; server \`grk serve\` in its own process on 127.0.0.1; query mix: short, 12-term and paragraph queries, top 10.`,
+      `${documents} generated documents; ${seconds} s per level after a 1 s warm-up; server \`grk serve --workers ${workers}\` in its own process on 127.0.0.1, the load generator on the same ${availableParallelism()} cores; query mix: short, 12-term and paragraph queries, top 10. Load average at start: ${load.join(", ")}.`,
       "",
       "| clients | requests | req/s | errors | p50 ms | p95 ms | p99 ms |",
       "|---|---|---|---|---|---|---|",
@@ -123,13 +161,19 @@ async function main(): Promise<void> {
       ),
       "",
     ].join("\n");
-    mkdirSync(values.out!, { recursive: true });
-    writeFileSync(join(values.out!, "load.json"), JSON.stringify(report, null, 2) + "\n");
-    writeFileSync(join(values.out!, "load.md"), md);
+    if (!values["no-write"]) {
+      mkdirSync(values.out!, { recursive: true });
+      writeFileSync(join(values.out!, "load.json"), JSON.stringify(report, null, 2) + "\n");
+      writeFileSync(join(values.out!, "load.md"), md);
+    }
     process.stdout.write(md);
     if (results.some((r) => r.errors > 0)) process.exitCode = 1;
   } finally {
-    server?.child.kill("SIGTERM");
+    if (server) {
+      const exited = new Promise((ok) => server!.child.once("exit", ok));
+      server.child.kill("SIGTERM");
+      await exited; // a --cpu-prof server writes its profile on the way out
+    }
     rmSync(scratch, { recursive: true, force: true });
   }
 }

@@ -44,6 +44,38 @@ describe("analyzer offsets", () => {
   });
 });
 
+describe("analyzer offsets of wanted terms only", () => {
+  // Words from letters Porter's rules turn on (y, s, e, i, ed, ing, ational...), so endings get rewritten.
+  const word = fc
+    .array(fc.constantFrom(..."aeiouysbtnlcdgrzYES'".split(""), "ing", "ed", "ies", "sses", "ational", "ator", "ize", "ful"), {
+      minLength: 1,
+      maxLength: 8,
+    })
+    .map((a) => a.join(""));
+  const text = fc.array(fc.oneof(word, fc.constantFrom(" ", ". ", "\n", "é", "漢字", "́")), { maxLength: 30 }).map((a) => a.join(""));
+
+  it("finds exactly the occurrences of the wanted terms (property)", () => {
+    fc.assert(
+      fc.property(text, fc.array(word, { maxLength: 3 }), fc.integer({ min: 0, max: 1000 }), (t, extra, seed) => {
+        const all = analyzeWithOffsets(t);
+        // Some of the text's own terms (every other, from a seeded start) and some words that may not occur.
+        const only = new Set([...all.filter((_, i) => (i + seed) % 2 === 0).map((o) => o.term), ...extra.flatMap((w) => analyzeForIndex(w))]);
+        expect(analyzeWithOffsets(t, only)).toEqual(all.filter((o) => only.has(o.term)));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("every term starts with the first character of the word it came from (what the skip relies on)", () => {
+    fc.assert(
+      fc.property(word, (w) => {
+        for (const o of analyzeWithOffsets(w)) expect(o.term[0]).toBe(w.slice(o.start, o.end).toLowerCase()[0]);
+      }),
+      { numRuns: 20000 },
+    );
+  });
+});
+
 describe("best passage", () => {
   const filler = "Nothing to see in this sentence about other things. ".repeat(12);
   const chunk = `${filler}To restore, stop the service and copy the snapshot back. ${filler}Restoring again later is fine.`;

@@ -198,8 +198,14 @@ function analyze(text: string, forIndex: boolean, sink: Sink): void {
   scan(s, forIndex, sink);
 }
 
-/** The word scanner over already lowercased and folded text. */
-function scan(s: string, forIndex: boolean, sink: Sink): void {
+/**
+ * The word scanner over already lowercased and folded text. With `firsts`,
+ * words whose first code unit is not in it are skipped unprocessed: a word's
+ * term always starts with the word's own first character (the possessive
+ * strip and the Porter stemmer only rewrite endings), so those words cannot
+ * give a wanted term, and skipping them saves the per-word lookup.
+ */
+function scan(s: string, forIndex: boolean, sink: Sink, firsts?: ReadonlySet<number>): void {
   const n = s.length;
   let i = 0;
   while (i < n) {
@@ -243,7 +249,7 @@ function scan(s: string, forIndex: boolean, sink: Sink): void {
       }
       break;
     }
-    if (alnum) emitWord(s.slice(start, i), start, sink);
+    if (alnum && (firsts === undefined || firsts.has(s.charCodeAt(start)))) emitWord(s.slice(start, i), start, sink);
   }
 }
 
@@ -299,15 +305,24 @@ const CLUSTER = /[^]\p{M}*[\u1160-\u11ff\ud7b0-\ud7ff]*\p{M}*/gu;
  * `text`), for marking what a query matched. The terms are those of
  * {@link analyzeForIndex}, in the same order: folding runs per character
  * cluster so every folded character maps back to the characters it came from.
+ * With `only`, just the occurrences of those terms (what a passage marks),
+ * found without processing words that cannot produce one.
  *
  * @example
  *   analyzeWithOffsets("Running fast") // [{ term: "run", start: 0, end: 7 }, { term: "fast", start: 8, end: 12 }]
+ *   analyzeWithOffsets("Running fast", new Set(["fast"])) // [{ term: "fast", start: 8, end: 12 }]
  */
-export function analyzeWithOffsets(text: string): TermOccurrence[] {
+export function analyzeWithOffsets(text: string, only?: ReadonlySet<string>): TermOccurrence[] {
   const out: TermOccurrence[] = [];
+  const firsts = only ? new Set([...only].map((t) => t.charCodeAt(0))) : undefined;
+  const push = only
+    ? (term: string, start: number, end: number) => {
+        if (only.has(term)) out.push({ term, start, end });
+      }
+    : (term: string, start: number, end: number) => void out.push({ term, start, end });
   if (!NON_ASCII.test(text)) {
     // ASCII: lowercasing keeps every offset.
-    scan(text.toLowerCase(), true, (term, start, end) => out.push({ term, start, end }));
+    scan(text.toLowerCase(), true, push, firsts);
     return out;
   }
   // Fold cluster by cluster, remembering for each folded code unit the original cluster it came from.
@@ -323,6 +338,6 @@ export function analyzeWithOffsets(text: string): TermOccurrence[] {
       to.push(m.index + m[0].length);
     }
   }
-  scan(pieces.join(""), true, (term, start, end) => out.push({ term, start: from[start]!, end: to[end - 1]! }));
+  scan(pieces.join(""), true, (term, start, end) => push(term, from[start]!, to[end - 1]!), firsts);
   return out;
 }

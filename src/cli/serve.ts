@@ -14,6 +14,10 @@ import { collectionSettings } from "../collection-settings.js";
 import { DEFAULTS } from "../core/config.js";
 import { watchAndIngest } from "../watch/watch-ingest.js";
 import { watchedFolders, withDebounceOption } from "./watch-folders.js";
+import { availableParallelism } from "node:os";
+import { isPoolWorker, joinPool, poolPort, poolWorkerId, runPool } from "../service/worker-pool.js";
+import type { ServiceContext } from "../service/service-context.js";
+import type { Logger } from "../obs/logger.js";
 
 interface ServeFlags extends CommonFlags {
   port: number;
@@ -29,6 +33,16 @@ interface ServeFlags extends CommonFlags {
   logFormat?: "text" | "json";
   watch?: string[];
   debounce?: number;
+  workers: number;
+}
+
+/** Most workers --workers takes (a process each, with its own handles and caches). */
+const MAX_WORKERS = 64;
+
+/** `--workers`: a count, or `auto` for one per core. */
+function workersFlag(value: string): number {
+  if (value === "auto") return Math.min(MAX_WORKERS, availableParallelism());
+  return intFlag("--workers", 1, MAX_WORKERS)(value);
 }
 
 
@@ -64,13 +78,24 @@ export function serveCommand(): Command {
     .option("--request-timeout <seconds>", "deadline per request (ingest: 20x)", intFlag("--request-timeout", 1, 3600), 30)
     .option("--max-body-bytes <n>", "request body cap", intFlag("--max-body-bytes", 1024, 64 * 1024 * 1024), 256 * 1024)
     .addOption(new Option("--log-format <format>", "log line format on stderr").choices(["text", "json"]).default("text"))
-    .option("--watch <folders...>", "keep these folders indexed in the default collection as files change (one log line per change)");
+    .option("--watch <folders...>", "keep these folders indexed in the default collection as files change (one log line per change)")
+    .option(
+      "--workers <n>",
+      "processes serving the port (each with its own event loop and read handles; `auto`: one per core); --watch runs in the first process only",
+      workersFlag,
+      1,
+    );
   withDebounceOption(cmd);
   withCommonOptions(cmd, { json: false }).action(
     action(async (flags: ServeFlags) => {
+      const worker = isPoolWorker();
       const warning = checkBind(flags.host, flags.allowNonLoopback ?? false);
-      const log = createLogger({ format: flags.logFormat ?? "text" });
-      if (warning) process.stderr.write(warning + "\n");
+      const log = createLogger({
+        format: flags.logFormat ?? "text",
+        // Which process answered: a pool's access lines say so.
+        ...(worker ? { fields: { worker: poolWorkerId(), pid: process.pid } } : {}),
+      });
+      if (warning && !worker) process.stderr.write(warning + "\n");
       const loc = resolveLocation(flags);
       const folders = flags.watch ? watchedFolders(flags.watch) : [];
       const token = process.env.GROUNDKIT_API_TOKEN || undefined;
@@ -85,27 +110,14 @@ export function serveCommand(): Command {
         // Half the request deadline: a call waiting for another writer gets COLLECTION_BUSY, not a timeout.
         lockTimeoutMs: flags.requestTimeout * 500,
       });
-      const server = await startRestServer({
-        context,
-        token,
-        host: flags.host,
-        port: flags.port,
-        allowedHosts: flags.allowedHost,
-        maxConcurrency: flags.maxConcurrency,
-        requestTimeoutMs: flags.requestTimeout * 1000,
-        longRequestTimeoutMs: flags.requestTimeout * 20_000,
-        bodyLimit: flags.maxBodyBytes,
-        log,
-      });
-      if (token !== undefined && token.length < 16) log.warn("GROUNDKIT_API_TOKEN is shorter than 16 characters");
-      log.info(`listening on ${server.url}`, {
+      const describe = {
         index_dir: context.collections.indexDir,
         tools: token !== undefined ? "read and mutating (bearer token required)" : "read-only",
         allowed_roots: context.allowedRoots,
-      });
-      const watch =
+      };
+      const watchFolders = () =>
         folders.length > 0
-          ? await watchAndIngest({
+          ? watchAndIngest({
               folders,
               log,
               quietMs: flags.debounce ?? 300,
@@ -125,17 +137,86 @@ export function serveCommand(): Command {
                   { create: true },
                 ),
             })
-          : undefined;
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once("SIGINT", stop);
-        process.once("SIGTERM", stop);
+          : Promise.resolve(undefined);
+
+      if (flags.workers > 1 && !worker) return runPrimary(flags, log, context, describe, watchFolders);
+
+      const pool = worker ? joinPool : undefined;
+      let joined: ReturnType<typeof joinPool> | undefined;
+      const server = await startRestServer({
+        context,
+        token,
+        host: flags.host,
+        port: poolPort() ?? flags.port,
+        allowedHosts: flags.allowedHost,
+        maxConcurrency: flags.maxConcurrency,
+        requestTimeoutMs: flags.requestTimeout * 1000,
+        longRequestTimeoutMs: flags.requestTimeout * 20_000,
+        bodyLimit: flags.maxBodyBytes,
+        log,
+        ...(pool
+          ? {
+              renderMetrics: async (own) => {
+                joined ??= pool(own.registry);
+                return { contentType: own.registry.contentType, body: await joined.poolMetrics() };
+              },
+            }
+          : {}),
       });
+      if (pool) joined ??= pool(server.metrics.registry);
+      if (token !== undefined && token.length < 16 && !worker) log.warn("GROUNDKIT_API_TOKEN is shorter than 16 characters");
+      // In a pool the primary announces the address once every worker listens.
+      if (worker) log.info("worker ready", { url: server.url });
+      else log.info(`listening on ${server.url}`, describe);
+      // The watch writes; in a pool only the primary runs it.
+      const watch = worker ? undefined : await watchFolders();
+      await stopSignal(worker ? joined!.shutdown : undefined);
       log.info("shutting down");
       // The watch first: a running batch finishes (its documents commit whole) before the collections close.
       await watch?.close();
+      // Fastify waits for in-flight requests; new ones on kept-alive connections get 503.
       await server.close();
+      if (worker) process.disconnect?.();
     }),
   );
   return cmd;
+}
+
+/**
+ * Resolves on SIGTERM or SIGINT (or when `also` does). The handlers stay
+ * installed: a second signal during the graceful close must not kill the
+ * process with requests in flight.
+ */
+function stopSignal(also?: Promise<void>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    // A pool worker leaves Ctrl-C (sent to the whole process group) to its primary, which stops the workers in turn.
+    process.on("SIGINT", () => (also ? undefined : resolve()));
+    process.on("SIGTERM", () => resolve());
+    void also?.then(resolve);
+  });
+}
+
+/** The primary of `--workers N`: starts and supervises the workers, runs --watch, stops them all on a signal. */
+async function runPrimary(
+  flags: ServeFlags,
+  log: Logger,
+  context: ServiceContext,
+  describe: Record<string, unknown>,
+  watchFolders: () => Promise<{ close(): Promise<void> } | undefined>,
+): Promise<void> {
+  const urlHost = flags.host === "0.0.0.0" || flags.host === "::" ? "127.0.0.1" : flags.host.includes(":") ? `[${flags.host}]` : flags.host;
+  const pool = await runPool({
+    workers: flags.workers,
+    host: flags.host,
+    port: flags.port,
+    log,
+    onListening: (port) => log.info(`listening on http://${urlHost}:${port}`, { ...describe, workers: flags.workers }),
+  });
+  const watch = await watchFolders();
+  const failure = await Promise.race([stopSignal().then(() => undefined), pool.failed]);
+  if (!failure) log.info("shutting down");
+  await watch?.close();
+  await pool.stop();
+  context.collections.closeAll();
+  if (failure) throw failure;
 }

@@ -19,19 +19,23 @@ export interface LoggerOptions {
   format?: "text" | "json";
   /** Where lines go; stderr by default. */
   write?: (line: string) => void;
+  /** Fields every line carries (a serve worker's id and pid). */
+  fields?: Record<string, unknown>;
 }
 
 /** A logger writing to stderr. */
 export function createLogger(opts: LoggerOptions = {}): Logger {
   const min = ORDER[opts.level ?? "info"];
   const format = opts.format ?? "text";
+  const base = opts.fields;
   const write = opts.write ?? ((line: string) => process.stderr.write(line + "\n"));
   const log = (level: LogLevel, msg: string, fields?: Record<string, unknown>): void => {
     if (ORDER[level] < min) return;
     if (format === "json") {
-      write(JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }));
+      write(JSON.stringify({ time: new Date().toISOString(), level, msg, ...base, ...fields }));
     } else {
-      const extra = fields && Object.keys(fields).length ? " " + JSON.stringify(fields) : "";
+      const all = base ? { ...base, ...fields } : fields;
+      const extra = all && Object.keys(all).length ? " " + JSON.stringify(all) : "";
       write(`${level}: ${msg}${extra}`);
     }
   };

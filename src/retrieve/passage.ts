@@ -45,7 +45,7 @@ export function bestPassage(
   maxChars: number = DEFAULT_PASSAGE_CHARS,
 ): MatchedPassage {
   const limit = Math.max(1, Math.floor(maxChars));
-  const found = terms.size === 0 ? [] : analyzeWithOffsets(chunkText).filter((o) => terms.has(o.term));
+  const found = terms.size === 0 ? [] : analyzeWithOffsets(chunkText, terms);
   const window = found.length > 0 ? aroundTerms(chunkText, found, limit) : chunkStart(chunkText, limit);
   const inside = found.filter((o) => o.start >= window.start && o.end <= window.end);
   const cp = new CodePointText(chunkText);

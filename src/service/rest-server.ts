@@ -37,6 +37,11 @@ export interface RestServerOptions {
   /** Requests in flight before answering 503 (default 256). */
   maxConcurrency?: number | undefined;
   log?: Logger | undefined;
+  /**
+   * What GET /metrics answers (default: this server's own metrics). A worker of
+   * `grk serve --workers N` asks its primary for the sum over the pool.
+   */
+  renderMetrics?: ((own: ServerMetrics) => Promise<{ contentType: string; body: string }>) | undefined;
 }
 
 /** A listening server. */
@@ -162,7 +167,7 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
     if (token !== undefined && !bearerMatches(req.headers.authorization, token)) {
       throw new GroundkitError("UNAUTHORIZED", "GET /metrics needs the bearer token when GROUNDKIT_API_TOKEN is set.");
     }
-    const { contentType, body } = await metrics.render();
+    const { contentType, body } = await (opts.renderMetrics ? opts.renderMetrics(metrics) : metrics.render());
     return reply.type(contentType).header("Cache-Control", "no-store").send(body);
   });
 

@@ -77,6 +77,7 @@ export class SqliteStore implements Store {
     chunkRowidsOfDoc: Statement;
     insertChunk: Statement;
     chunkById: Statement;
+    chunksByRowid: Statement;
     getMeta: Statement;
     setMeta: Statement;
     bumpGeneration: Statement;
@@ -115,6 +116,11 @@ export class SqliteStore implements Store {
         VALUES (@chunk_id, @doc_id, @ordinal, @text, @start_offset, @end_offset, @start_line, @end_line, @page_start, @page_end, @text_hash, @metadata)`),
       chunkById: db.prepare(
         `SELECT ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.chunk_id = ?`,
+      ),
+      // Every search hydrates its hits with this: prepared once, not per query.
+      chunksByRowid: db.prepare(
+        `SELECT c.id AS rowid_, ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id
+         WHERE c.id IN (SELECT value FROM json_each(?))`,
       ),
       getMeta: db.prepare("SELECT value FROM meta WHERE key = ?").pluck(),
       setMeta: db.prepare(
@@ -352,12 +358,7 @@ export class SqliteStore implements Store {
   }
 
   private chunksByRowid(rowids: number[]): Map<number, JoinedRow> {
-    const rows = this.db
-      .prepare(
-        `SELECT c.id AS rowid_, ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id
-         WHERE c.id IN (SELECT value FROM json_each(?))`,
-      )
-      .all(JSON.stringify(rowids)) as Array<JoinedRow & { rowid_: number }>;
+    const rows = this.stmts.chunksByRowid.all(JSON.stringify(rowids)) as Array<JoinedRow & { rowid_: number }>;
     return new Map(rows.map((r) => [r.rowid_, r]));
   }
 
