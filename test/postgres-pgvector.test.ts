@@ -20,6 +20,7 @@ import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import type { ChunkFilter, NewChunk, ScoredChunk, Store, StoredDocument } from "../src/store/store.js";
 import { grk, tempDir } from "./support/cli.js";
 import { mulberry32 } from "./support/corpus.js";
+import { cosineSimilarity } from "./support/cosine.js";
 import { startPglite, type TestPglite } from "./support/pglite-server.js";
 
 const DIMS = 32;
@@ -225,6 +226,37 @@ describe("pgvector HNSW through the PostgreSQL wire protocol", () => {
       sqlite.close();
     }
   }, 120_000);
+  it("re-embedding to another width retypes the column and builds the index again; a wrong width is refused", () => {
+    pglite.useSchema("pgv.reembed");
+    const pg = PostgresStore.open(config, "reembed", { create: true });
+    try {
+      for (let i = 0; i < 5; i++) write([pg], i);
+      expect(pg.syncVectorIndex()).toMatchObject({ kind: "hnsw", state: "current", vectors: 50 });
+      const narrow = (seed: number): Float32Array => vector(seed).slice(0, 16);
+      const rows = pg.allChunkTexts().map((c) => ({ rowid: c.rowid, vector: narrow(c.rowid) }));
+      pg.replaceAllVectors(rows, { embedding_dimensions: "16" });
+      // Swapped; the index goes with the old vectors and searches scan exactly until the writer's sync.
+      expect(pg.vectorIndexStatus()).toMatchObject({ kind: "hnsw", state: "missing", reason: expect.stringContaining("not built yet"), vectors: 50 });
+      const q = narrow(3);
+      const exact = pg.searchVectors(q, 5);
+      const expected = rows
+        .map((r) => ({ rowid: r.rowid, score: cosineSimilarity(r.vector, q) }))
+        .sort((a, b) => b.score - a.score)
+        .slice(0, 5);
+      expect(exact.map((h) => h.score)).toEqual(expected.map((e) => expect.closeTo(e.score, 6)));
+      expect(pg.syncVectorIndex()).toMatchObject({ kind: "hnsw", state: "current", vectors: 50 });
+      expect(pglite.sql<{ t: string }>("SELECT format_type(atttypid, atttypmod) AS t FROM pg_attribute WHERE attrelid = '\"pgv.reembed\".vectors'::regclass AND attname = 'embedding'")[0]!.t).toBe(
+        "public.vector(16)",
+      );
+      expect(pg.searchVectors(q, 5).map((h) => h.chunk_id)).toEqual(exact.map((h) => h.chunk_id));
+      // Emptied, the vector(16) column still refuses 32-dimensional vectors with the typed error.
+      for (let i = 0; i < 5; i++) pg.deleteDocument(`doc-${i}`);
+      expect(() => write([pg], 9)).toThrow(expect.objectContaining({ code: "EMBEDDING_MISMATCH" }));
+    } finally {
+      pg.close();
+    }
+  }, 120_000);
+
   it("`collections copy` sqlite -> postgres (pgvector) -> sqlite keeps dense results and stored citations verifying", () => {
     const dir = join(work.dir, "cli");
     const models = join(dir, "models");
