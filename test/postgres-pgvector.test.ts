@@ -38,7 +38,7 @@ beforeAll(async () => {
   pglite = await startPglite();
   process.env.GRK_PGV_URL = pglite.url;
   work = tempDir("grk-pgvector-");
-}, 120_000);
+}, 240_000);
 afterAll(async () => {
   await pglite?.stop();
   work?.cleanup();

@@ -230,7 +230,7 @@ export class PostgresStore implements Store {
         if (!extensionAvailable(this.conn)) return exact("extension vector not available on this server: every dense search scans all vectors");
         return exact(
           this.extensionError ??
-            "extension vector is available but not installed in this database: the next ingest runs CREATE EXTENSION vector (it needs a superuser); until then every dense search scans all vectors",
+            "extension vector is available but not installed in this database: the next ingest that finds vectors runs CREATE EXTENSION vector (it needs a superuser); until then every dense search scans all vectors",
         );
       }
       const library = `pgvector ${col.extensionVersion}`;
@@ -262,7 +262,8 @@ export class PostgresStore implements Store {
    */
   syncVectorIndex(): VectorIndexStatus {
     let col = readVectorColumn(this.conn);
-    if (col.extensionSchema === undefined && extensionAvailable(this.conn)) {
+    // Only a collection with vectors installs it: a BM25-only ingest leaves the database as it found it.
+    if (col.extensionSchema === undefined && col.dims !== undefined && extensionAvailable(this.conn)) {
       this.extensionError = tryCreateExtension(this.conn);
       col = readVectorColumn(this.conn);
     }
