@@ -478,6 +478,8 @@ export class Collection {
       if (resolve(this.snapshots.dir) !== resolve(target.snapshots.dir) && existsSync(this.snapshots.dir)) {
         cpSync(this.snapshots.dir, target.snapshots.dir, { recursive: true });
       }
+      // As after an ingest: the target's vector index (pgvector HNSW, or SQLite's opt-in ANN) catches up under the lock.
+      target.store.syncVectorIndex();
       return done;
     });
   }

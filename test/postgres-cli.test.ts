@@ -52,7 +52,12 @@ describe("grk on a PostgreSQL store", () => {
     expect(JSON.parse(verify.stdout)).toMatchObject({ verdict: "verified" });
     const status = run(["status", "--json"]);
     expect(status.code, status.stderr).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ documents: 3, path: expect.stringContaining("postgres://127.0.0.1:") });
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      documents: 3,
+      path: expect.stringContaining("postgres://127.0.0.1:"),
+      vector_index: { kind: "exact", library: "postgresql", reason: expect.stringContaining("extension vector not available") },
+    });
+    expect(run(["status"]).stdout).toContain("vector index exact (postgresql): extension vector not available on this server");
     const list = run(["collections", "--json"]);
     expect(JSON.parse(list.stdout)).toMatchObject({ collections: [{ name: "default", documents: 3 }] });
     for (const r of [ingest, search, verify, status, list]) expect(r.stdout + r.stderr).not.toContain("hunter2");

@@ -87,6 +87,35 @@ describe("PostgresStore", () => {
     }
   });
 
+  it("without extension vector scans exactly, and status says so", () => {
+    const store = PostgresStore.open(config, "exact", { create: true });
+    try {
+      const v = (x: number, y: number, z: number) => Float32Array.from([x, y, z]);
+      store.replaceDocument(doc(1), [chunk(1, 0, "one"), chunk(1, 1, "two")], [v(1, 0, 0), v(0, 1, 0)]);
+      store.replaceDocument(doc(2), [chunk(2, 0, "three")], [v(1, 1, 0)]);
+      // The writer's step after an ingest finds nothing to install on Debian's PostgreSQL (no pgvector package).
+      for (const status of [store.syncVectorIndex(), store.vectorIndexStatus()]) {
+        expect(status).toEqual({
+          kind: "exact",
+          reason: "extension vector not available on this server: every dense search scans all vectors",
+          library: "postgresql",
+          state: "none",
+          vectors: 3,
+          indexed_vectors: 0,
+          pending_changes: 0,
+          file_bytes: 0,
+        });
+      }
+      const hits = store.searchVectors(v(2, 1, 0), 2);
+      expect(hits.map((h) => h.chunk_id)).toEqual(["c-2-0", "c-1-0"]);
+      // Unit vectors are stored as float32: the score is the cosine to float32 rounding.
+      expect(hits[0]!.score).toBeCloseTo(3 / Math.sqrt(10), 6);
+      expect(store.searchVectors(v(0, 1, 0), 5, { clauses: [{ kind: "path_glob", glob: "doc1*" }] }).map((h) => h.chunk_id)).toEqual(["c-1-1", "c-1-0"]);
+    } finally {
+      store.close();
+    }
+  });
+
   it("reports a server that is not there as STORE_UNAVAILABLE", () => {
     process.env.GRK_DEAD_PG_URL = "postgres://nobody:secret-pw@127.0.0.1:1/none";
     let err: unknown;

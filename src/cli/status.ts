@@ -8,6 +8,8 @@ import { action, printJson, println, resolveLocation, withCommonOptions, type Co
 /** One line: which vector index dense search uses, its size, and whether it is current. */
 function describeVectorIndex(v: VectorIndexStatus): string {
   if (v.kind === "exact") return `vector index exact (${v.library ?? "sqlite-vec"}): ${v.reason ?? ""}`;
+  // A store that says why its index is not current (PostgreSQL) is quoted as it says it.
+  if (v.state !== "current" && v.reason) return `vector index hnsw (${v.library}): ${v.reason}`;
   const size = `${v.indexed_vectors} vectors, ${(v.file_bytes / 1048576).toFixed(1)} MiB`;
   switch (v.state) {
     case "current":

@@ -35,6 +35,24 @@ import { dropSchema, LOCK_CLASS, lockKey, openSchema, quoteIdent } from "./open-
 import { postingsOf, queryWeights, scoringParams, scoringSql } from "./postings.js";
 import { SCHEMA_VERSION } from "./schema.js";
 import { SyncConnection } from "./sync-connection.js";
+import {
+  DEFAULT_FILTER_EXACT_MAX,
+  EXACT_SCORE,
+  extensionAvailable,
+  HNSW_INDEX,
+  hnswBlocker,
+  hnswSettings,
+  INDEX_BUILD_TIMEOUT_MS,
+  migrationStatements,
+  pgvectorCandidates,
+  planOf,
+  readVectorColumn,
+  replaceAllStatements,
+  RESCORE_MARGIN,
+  tryCreateExtension,
+  type PgVectorOptions,
+  type VectorColumn,
+} from "./vector-engine.js";
 import type { WriterLockOptions } from "../writer-lock-holder.js";
 import { withAdvisoryWriterLock } from "./writer-lock.js";
 
@@ -56,10 +74,6 @@ const SEEN_PAGE = 1000;
 const GLOB_STEPS_PER_STATEMENT = 50_000_000;
 
 
-
-
-
-
 /** A float4[] literal; float32 values print exactly enough to read back bit-identical. */
 function vectorLiteral(v: Float32Array): string {
   return `{${Array.from(v).join(",")}}`;
@@ -79,6 +93,8 @@ export class PostgresStore implements Store {
   private depth = 0;
   private readonly walker = randomUUID();
   private seenPending: string[] = [];
+  /** Why this process could not install extension vector, for `status`. */
+  private extensionError: string | undefined;
 
   private constructor(
     readonly conn: SyncConnection,
@@ -86,10 +102,11 @@ export class PostgresStore implements Store {
     readonly schema: string,
     /** host:port/database, for messages and `status`. */
     readonly target: string,
+    private readonly vectorOptions: PgVectorOptions = {},
   ) {}
 
   /** Open (with `create`, make) the collection `name` in the configured server. */
-  static open(config: PostgresStoreConfig, name: string, opts: { create: boolean }): PostgresStore {
+  static open(config: PostgresStoreConfig, name: string, opts: { create: boolean; vectors?: PgVectorOptions }): PostgresStore {
     const settings = resolvePoolSettings(config);
     const schema = `${config.schema ?? DEFAULT_SCHEMA}.${name}`;
     const conn = new SyncConnection(settings, quoteIdent(schema));
@@ -99,7 +116,7 @@ export class PostgresStore implements Store {
       conn.close();
       throw err;
     }
-    return new PostgresStore(conn, schema, settings.target);
+    return new PostgresStore(conn, schema, settings.target, opts.vectors);
   }
 
   /** Where the index is, for `status`: server and schema, never the credentials. */
@@ -199,24 +216,59 @@ export class PostgresStore implements Store {
     return this.tx(fn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
   }
 
-  /** PostgreSQL has no pgvector path yet (docs/postgres.md): dense search is an exact scan, and status says so. */
+  /**
+   * Which dense search this collection runs: pgvector HNSW, or an exact scan
+   * and why (read from the catalog; see vector-engine.ts).
+   */
   vectorIndexStatus(): VectorIndexStatus {
-    const vectors = this.countVectors();
-    return {
-      kind: "exact",
-      reason: "the PostgreSQL store scans every vector (no pgvector index yet)",
-      // Exact search's engine, named in `grk status` (sqlite-vec's collections leave it null).
-      library: "postgresql",
-      state: "none",
-      vectors,
-      indexed_vectors: 0,
-      pending_changes: 0,
-      file_bytes: 0,
-    };
+    return this.snapshot(() => {
+      const col = readVectorColumn(this.conn);
+      const vectors = this.countVectors();
+      const base = { vectors, indexed_vectors: 0, pending_changes: 0, file_bytes: 0 };
+      const exact = (reason: string, library = "postgresql"): VectorIndexStatus => ({ kind: "exact", reason, library, state: "none", ...base });
+      if (col.extensionSchema === undefined) {
+        if (!extensionAvailable(this.conn)) return exact("extension vector not available on this server: every dense search scans all vectors");
+        return exact(
+          this.extensionError ??
+            "extension vector is available but not installed in this database: the next ingest that finds vectors runs CREATE EXTENSION vector (it needs a superuser); until then every dense search scans all vectors",
+        );
+      }
+      const library = `pgvector ${col.extensionVersion}`;
+      const blocker = hnswBlocker(col);
+      if (blocker) return exact(blocker, library);
+      if (col.type === "array" && vectors > 0) {
+        return exact("the vectors were written before extension vector was installed: the next ingest moves them to a pgvector HNSW index; until then every dense search scans all vectors");
+      }
+      const hnsw = { kind: "hnsw" as const, library };
+      if (vectors === 0) return { ...hnsw, reason: "no vectors yet: the ingest that writes them builds the index", state: "missing", ...base };
+      if (col.index !== "valid") {
+        return {
+          ...hnsw,
+          reason: "the index is not built yet (built by the next ingest); until then every dense search scans all vectors",
+          state: col.index === "invalid" ? "stale" : "missing",
+          ...base,
+        };
+      }
+      // The index is transactional: it holds every committed vector.
+      const bytes = this.conn.query<{ n: number }>(`SELECT pg_relation_size(to_regclass('${HNSW_INDEX}')) AS n`).rows[0]!.n;
+      return { ...hnsw, reason: null, state: "current", ...base, indexed_vectors: vectors, file_bytes: bytes };
+    });
   }
 
-  /** Nothing is derived from the vectors on PostgreSQL. */
+  /**
+   * The writer's step after an ingest, a copy or a re-embed (under the writer
+   * lock): install the extension if the server has it and this role may, move
+   * vectors written before it to a `vector(d)` column, and build the HNSW index.
+   */
   syncVectorIndex(): VectorIndexStatus {
+    let col = readVectorColumn(this.conn);
+    // Only a collection with vectors installs it: a BM25-only ingest leaves the database as it found it.
+    if (col.extensionSchema === undefined && col.dims !== undefined && extensionAvailable(this.conn)) {
+      this.extensionError = tryCreateExtension(this.conn);
+      col = readVectorColumn(this.conn);
+    }
+    const statements = migrationStatements(col);
+    if (statements.length > 0) this.tx(() => this.conn.batch(statements, INDEX_BUILD_TIMEOUT_MS + 60_000));
     return this.vectorIndexStatus();
   }
 
@@ -477,8 +529,12 @@ export class PostgresStore implements Store {
     if (vectors.length === 0) return [];
     const dims = vectors[0]!.length;
     checkDimensions(dims);
-    // Replacing every vector (re-embedding) may change the width; adding to the stored ones may not.
-    const stored = against === "stored" ? this.vectorDimensions() : undefined;
+    // Replacing every vector (re-embedding) may change the width; adding to the stored ones (or a vector(d) column) may not.
+    let stored: number | undefined;
+    if (against === "stored") {
+      const col = readVectorColumn(this.conn);
+      stored = col.dims ?? col.declaredDims;
+    }
     if (stored !== undefined && stored !== dims) {
       throw new GroundkitError(
         "EMBEDDING_MISMATCH",
@@ -501,31 +557,75 @@ export class PostgresStore implements Store {
   }
 
   /**
-   * Chunks nearest to a query vector, score = cosine similarity. An exact scan
-   * over every stored vector (the stored and query vectors are unit length, so
-   * cosine is their dot product); see docs/decisions/0011-postgres-store.md.
+   * Chunks nearest to a query vector, score = cosine similarity (the float8
+   * dot product of the unit vectors, whichever way the candidates were
+   * found). With pgvector, candidates come from the HNSW index and are
+   * rescored; a filter passing few vectors, or an index scan that came back
+   * short (dead rows, a filter rejecting most of the graph), is searched
+   * exactly instead. See docs/decisions/0011-postgres-store.md.
    */
   searchVectors(query: Float32Array, limit: number, filter?: ChunkFilter): ScoredChunk[] {
-    const dims = this.vectorDimensions();
-    if (dims === undefined) throw new GroundkitError("NO_VECTORS", "This collection has no vectors yet.");
-    const q = unitCopy(query, checkVector(query, dims));
-    if (!Number.isInteger(limit) || limit < 1 || limit > 4096) {
-      throw new GroundkitError("INVALID_ARGUMENT", `k must be an integer from 1 to 4096, got ${limit}.`);
-    }
     return this.snapshot(() => {
-      const params = new Params([vectorLiteral(q), limit]);
-      const allowed = filter ? `WHERE v.chunk IN (${this.filteredChunkIds(filter, params)})` : "";
-      return this.conn
-        .query<JoinedRow & { score: number; rowid_: number }>(
-          `WITH s AS (
-             SELECT v.chunk, (SELECT sum(a::float8 * b::float8) FROM unnest(v.embedding, $1::real[]) AS t(a, b)) AS score
-             FROM vectors v ${allowed} ORDER BY score DESC, v.chunk LIMIT $2)
-           SELECT s.score, s.chunk AS rowid_, ${CHUNK_COLUMNS}, ${DOC_COLUMNS}
-           FROM s JOIN chunks c ON c.id = s.chunk JOIN documents d ON d.id = c.doc_id ORDER BY s.score DESC, s.chunk`,
-          params.values,
-        )
-        .rows.map((r) => ({ ...toChunk(r), score: r.score }));
+      const col = readVectorColumn(this.conn);
+      if (col.dims === undefined) throw new GroundkitError("NO_VECTORS", "This collection has no vectors yet.");
+      const q = unitCopy(query, checkVector(query, col.dims));
+      if (!Number.isInteger(limit) || limit < 1 || limit > 4096) {
+        throw new GroundkitError("INVALID_ARGUMENT", `k must be an integer from 1 to 4096, got ${limit}.`);
+      }
+      const plan = planOf(col);
+      if (plan === "array-exact") {
+        // Every vector scored in SQL; only the best k reach the (repeated) scoring below.
+        return this.scoredFrom(q, limit, filter, (_params, where) => `SELECT v.chunk, v.embedding FROM vectors v ${where} ORDER BY ${EXACT_SCORE} DESC, v.chunk LIMIT $2`).hits;
+      }
+      return this.pgvectorSearch(col, plan === "hnsw" ? "hnsw" : "exact", q, limit, filter);
     });
+  }
+
+  private pgvectorSearch(col: VectorColumn, how: "hnsw" | "exact", q: Float32Array, limit: number, filter?: ChunkFilter): ScoredChunk[] {
+    const schema = col.extensionSchema!;
+    const candidates = limit + RESCORE_MARGIN;
+    let matching: number | undefined;
+    if (how === "hnsw" && filter) {
+      const params = new Params();
+      matching = this.conn.query<{ n: number }>(
+        `SELECT count(*) AS n FROM vectors v WHERE v.chunk IN (${this.filteredChunkIds(filter, params)})`,
+        params.values,
+      ).rows[0]!.n;
+      if (matching === 0) return [];
+      if (matching <= (this.vectorOptions.filterExactMax ?? DEFAULT_FILTER_EXACT_MAX)) how = "exact";
+    }
+    const search = (way: "hnsw" | "exact") =>
+      this.scoredFrom(q, limit, filter, (params, where) => pgvectorCandidates(schema, way, where, params.add(candidates, "::int")));
+    if (how === "exact") return search("exact").hits;
+    const s = hnswSettings(candidates);
+    this.conn.query(s.sql, s.params);
+    const found = search("hnsw");
+    // Fewer candidates than asked, and fewer than there are: the index scan stopped short, so scan exactly.
+    if (found.candidates < candidates && found.candidates < (matching ?? this.countVectors())) return search("exact").hits;
+    return found.hits;
+  }
+
+  /**
+   * Score the candidate rows (chunk, embedding) that `candidatesSql` selects
+   * (given the parameters and the filter's WHERE) exactly and keep the best
+   * `limit`, ties by row id. `candidates` counts the rows it selected.
+   */
+  private scoredFrom(
+    q: Float32Array,
+    limit: number,
+    filter: ChunkFilter | undefined,
+    candidatesSql: (params: Params, where: string) => string,
+  ): { hits: ScoredChunk[]; candidates: number } {
+    const params = new Params([vectorLiteral(q), limit]);
+    const where = filter ? `WHERE v.chunk IN (${this.filteredChunkIds(filter, params)})` : "";
+    const rows = this.conn.query<JoinedRow & { score: number; rowid_: number; candidates_: number }>(
+      `WITH cand AS MATERIALIZED (${candidatesSql(params, where)}),
+       s AS (SELECT v.chunk, ${EXACT_SCORE} AS score FROM cand v ORDER BY score DESC, v.chunk LIMIT $2)
+       SELECT s.score, s.chunk AS rowid_, (SELECT count(*) FROM cand) AS candidates_, ${CHUNK_COLUMNS}, ${DOC_COLUMNS}
+       FROM s JOIN chunks c ON c.id = s.chunk JOIN documents d ON d.id = c.doc_id ORDER BY s.score DESC, s.chunk`,
+      params.values,
+    ).rows;
+    return { hits: rows.map((r) => ({ ...toChunk(r), score: r.score })), candidates: rows[0]?.candidates_ ?? 0 };
   }
 
   /** Every chunk's rowid and text, in rowid order (for re-embedding). */
@@ -534,7 +634,7 @@ export class PostgresStore implements Store {
   }
 
   vectorDimensions(): number | undefined {
-    const row = this.conn.query<{ d: number | null }>("SELECT array_length(embedding, 1) AS d FROM vectors LIMIT 1").rows[0];
+    const row = this.conn.query<{ d: number | null }>("SELECT array_length(embedding::real[], 1) AS d FROM vectors LIMIT 1").rows[0];
     return row?.d ?? undefined;
   }
 
@@ -561,7 +661,8 @@ export class PostgresStore implements Store {
   replaceAllVectors(rows: Array<{ rowid: number; vector: Float32Array }>, meta: Record<string, string>): void {
     const units = this.unitVectors(rows.map((r) => r.vector), "replacing");
     this.tx(() => {
-      const statements: Statement[] = [{ sql: "DELETE FROM vectors" }];
+      // With pgvector the index goes too: the writer's syncVectorIndex builds it again over the new vectors.
+      const statements: Statement[] = rows.length > 0 ? replaceAllStatements(readVectorColumn(this.conn), units[0]!.length) : [{ sql: "DELETE FROM vectors" }];
       if (rows.length > 0) statements.push(this.upsertVectors(rows.map((r) => r.rowid), units, "id"));
       this.conn.batch(statements);
       for (const [k, v] of Object.entries(meta)) this.setMeta(k, v);
@@ -592,7 +693,7 @@ export class PostgresStore implements Store {
   vectorsOf(rowids: number[]): Map<number, Float32Array> {
     if (rowids.length === 0) return new Map();
     const rows = this.conn.query<{ chunk: number; embedding: number[] }>(
-      "SELECT chunk, embedding FROM vectors WHERE chunk = ANY($1::bigint[])",
+      "SELECT chunk, embedding::real[] AS embedding FROM vectors WHERE chunk = ANY($1::bigint[])",
       [rowids],
     ).rows;
     return new Map(rows.map((r) => [r.chunk, Float32Array.from(r.embedding)]));

@@ -85,9 +85,11 @@ export class SyncConnection {
   /**
    * Run statements in order in one round trip to the worker (on the open
    * transaction's connection, if any); the first that fails stops the rest.
+   * `waitMs` replaces the default bound for statements that may run longer
+   * than the statement timeout (an index build that lifted it with SET LOCAL).
    */
-  batch(statements: Array<{ sql: string; params?: unknown[] }>): void {
-    this.call({ op: "batch", statements: statements.map((s) => ({ sql: s.sql, params: s.params ?? [] })) });
+  batch(statements: Array<{ sql: string; params?: unknown[] }>, waitMs?: number): void {
+    this.call({ op: "batch", statements: statements.map((s) => ({ sql: s.sql, params: s.params ?? [] })) }, waitMs);
   }
 
   /** Whether the server answers `SELECT 1` within `waitMs` (a readiness probe); the reason when it does not. */

@@ -397,6 +397,8 @@ export function knn(db: Db, query: Float32Array, k: number, filter?: VectorFilte
 export function vectorsByRowid(db: Db, rowids: readonly number[]): Map<number, Float32Array> {
   const out = new Map<number, Float32Array>();
   if (rowids.length === 0 || vectorTableDimensions(db) === undefined) return out;
+  // Reading a vec0 table needs the module too (a `collections copy` from SQLite reads vectors and nothing else of it first).
+  loadVectorExtension(db);
   const get = prepared(db, `SELECT embedding FROM ${VECTOR_TABLE} WHERE rowid = ?`);
   for (const rowid of rowids) {
     const row = get.get(toBigInt(rowid)) as { embedding: Buffer } | undefined;
