@@ -17,7 +17,7 @@ const TOKEN = "multiserver-test-token";
 let pg: TestPostgres;
 let work: { dir: string; cleanup: () => void };
 let servers: ServeProcess[] = [];
-let env: NodeJS.ProcessEnv;
+let env: Record<string, string>;
 
 /** Document n at a version: three paragraphs far enough apart to be three chunks, each naming the document and its version. */
 function docText(n: number, version: "alpha" | "beta"): string {
