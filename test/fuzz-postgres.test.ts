@@ -18,13 +18,14 @@ describe("reliability tools on PostgreSQL (bounded)", () => {
   }, 300_000);
 
   it("torture: SIGKILLed ingests leave every document whole, postings, stats and generation consistent, and the next ingest converges", async () => {
-    const report = await runTorture({ kills: 5, seed: 7, store: "postgres", corpus: { small: 20, big: 1, bigBytes: 200_000 } });
+    // Small: every round on PostgreSQL pays CLI starts, schema reads and two reference runs' worth of worker threads.
+    const report = await runTorture({ kills: 4, seed: 7, store: "postgres", corpus: { small: 12, big: 1, bigBytes: 100_000 } });
     expect(report.store).toBe("postgres");
     expect(report.violations).toEqual([]);
-    expect(report.kills).toBe(5);
+    expect(report.kills).toBe(4);
     expect(report.converged).toBe(report.recoveries);
-    expect(report.generation_checks).toBeGreaterThan(5);
+    expect(report.generation_checks).toBeGreaterThan(4);
     expect(report.structures_checked).toContain("pg-postings");
     expect(report.ok).toBe(true);
-  }, 400_000);
+  }, 900_000);
 });
