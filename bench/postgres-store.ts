@@ -1,126 +1,313 @@
 /**
- * `npm run tools:build && node .tools-build/bench/postgres-store.js [--docs N]`:
+ * `npm run bench -- --store postgres [--chunks N] [--seconds S] [--clients C] [--cpu-lock FILE] [--out DIR]`:
  * the PostgreSQL store beside the SQLite store in one run, on a throwaway
- * local PostgreSQL cluster (the tests' helper):
+ * local PostgreSQL cluster (test/support/postgres-server.ts), over the
+ * benchmark corpus (bench/corpus.ts) cut at N chunks (default 100,000):
  *
- * - the synchronous bridge's cost per call: `SELECT 1` through the worker
- *   thread and Atomics.wait, against the same statement on an async pg client;
- * - ingest chunks/s and BM25 p50/p99 over the same generated corpus in both stores.
+ * - ingest chunks/s into each store (in this process, through the library);
+ * - BM25 p50/p99 in this process over the benchmark query mix;
+ * - the synchronous bridge's cost per call (`SELECT 1` through the worker
+ *   thread and Atomics.wait, against an async pg client);
+ * - served req/s at C concurrent clients (default 64) against real
+ *   `grk serve` processes: SQLite with 1, PostgreSQL with 1 and with 3
+ *   sharing one database, and 3 while one of them ingests a further 2% of
+ *   the corpus (errors counted: must be 0).
  *
- * Writes bench/results/postgres-store.json and .md.
+ * With --cpu-lock, the ingest runs under the shared lock and the timed
+ * phases under the exclusive one. Writes bench/results/postgres-store.json and .md.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { openCollection, type Collection } from "../src/collection.js";
+import { DEFAULTS } from "../src/core/config.js";
 import { resolvePoolSettings } from "../src/store/postgres/connection-settings.js";
 import { SyncConnection } from "../src/store/postgres/sync-connection.js";
 import { startPostgres } from "../test/support/postgres-server.js";
-import { writeCorpus } from "../test/support/corpus.js";
+import { percentileOf, runLoad, startServes, type LoadResult, type ServeProcess } from "../test/support/serve-load.js";
+import { underCpuLock } from "./cpu-lock.js";
+import { writeCorpus } from "./corpus.js";
+import { buildQueries } from "./queries.js";
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const CLI = resolve(import.meta.dirname, "../../dist/cli/main.js");
+const TOKEN = "bench-token";
+const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+interface StoreFigures {
+  documents: number;
+  chunks: number;
+  ingest_s: number;
+  ingest_chunks_per_s: number;
+  bm25_queries: number;
+  bm25_p50_ms: number;
+  bm25_p99_ms: number;
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { docs: { type: "string", default: "2000" }, out: { type: "string", default: "bench/results" } } });
-  const docs = Number(values.docs);
+interface LoadFigures {
+  phase: string;
+  store: "sqlite" | "postgres";
+  servers: number;
+  clients: number;
+  seconds: number;
+  requests_ok: number;
+  errors: number;
+  requests_per_s: number;
+  p50_ms: number;
+  p99_ms: number;
+  problems: string[];
+  ingest?: { status: number; indexed: number; chunks_written: number; failed: number; seconds: number } | undefined;
+}
+
+function loadFigures(phase: string, store: "sqlite" | "postgres", r: LoadResult): LoadFigures {
+  return {
+    phase,
+    store,
+    servers: r.servers,
+    clients: r.clients,
+    seconds: r.seconds,
+    requests_ok: r.ok,
+    errors: r.errors + r.bad,
+    requests_per_s: r.requests_per_s,
+    p50_ms: round2(percentileOf(r.latencies_ms, 50)),
+    p99_ms: round2(percentileOf(r.latencies_ms, 99)),
+    problems: r.problems,
+  };
+}
+
+function loadLine(): string {
+  return loadavg()
+    .map((x) => x.toFixed(2))
+    .join("/");
+}
+
+/** Run the PostgreSQL-beside-SQLite benchmark with command-line `argv`. */
+export async function runPostgresStoreBench(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      chunks: { type: "string", default: "100000" },
+      seconds: { type: "string", default: "10" },
+      clients: { type: "string", default: "64" },
+      "cpu-lock": { type: "string" },
+      out: { type: "string", default: "bench/results" },
+      name: { type: "string", default: "postgres-store" },
+    },
+    strict: true,
+  });
+  const targetChunks = Number(values.chunks);
+  const seconds = Number(values.seconds);
+  const clients = Number(values.clients);
+  const lockFile = values["cpu-lock"];
+  const log = (s: string): void => void process.stderr.write(`bench(postgres): ${s}\n`);
   const pg = await startPostgres();
   const scratch = mkdtempSync(join(tmpdir(), "grk-pg-bench-"));
+  const pgConfig = { kind: "postgres" as const, url_env: "GRK_BENCH_PG_URL", schema: "bench" };
   process.env.GRK_BENCH_PG_URL = pg.url;
-  const store = { kind: "postgres" as const, url_env: "GRK_BENCH_PG_URL", schema: "bench" };
+  const servers: ServeProcess[] = [];
+  const stopServers = async (): Promise<void> => {
+    await Promise.all(servers.splice(0).map((s) => s.stop()));
+  };
   try {
-    // 1. Per-call cost of the bridge.
-    const calls = 5000;
-    const sync = new SyncConnection(resolvePoolSettings(store), "public");
-    for (let i = 0; i < 200; i++) sync.query("SELECT 1");
-    const syncTimes: number[] = [];
-    for (let i = 0; i < calls; i++) {
-      const t = performance.now();
-      sync.query("SELECT 1");
-      syncTimes.push(performance.now() - t);
-    }
-    sync.close();
-    const pgModule = createRequire(import.meta.url)("pg") as { Client: new (o: { connectionString: string }) => { connect(): Promise<void>; query(s: string): Promise<unknown>; end(): Promise<void> } };
-    const client = new pgModule.Client({ connectionString: pg.url });
-    await client.connect();
-    for (let i = 0; i < 200; i++) await client.query("SELECT 1");
-    const asyncTimes: number[] = [];
-    for (let i = 0; i < calls; i++) {
-      const t = performance.now();
-      await client.query("SELECT 1");
-      asyncTimes.push(performance.now() - t);
-    }
-    await client.end();
-    syncTimes.sort((a, b) => a - b);
-    asyncTimes.sort((a, b) => a - b);
+    const docsDir = join(scratch, "docs");
+    const moreDir = join(scratch, "more");
+    const counting = { chunkSize: DEFAULTS.chunkSize, chunkOverlap: DEFAULTS.chunkOverlap };
+    const corpus = writeCorpus(docsDir, 0, (_d, c) => c >= targetChunks, counting);
+    // What one server ingests during the load: 2% more documents, never seen before.
+    const more = writeCorpus(moreDir, corpus.end_doc, (d) => d >= Math.max(50, Math.round(corpus.documents * 0.02)), counting);
+    log(`corpus: ${corpus.documents} documents, ${corpus.chunks} chunks; ingest increment ${more.documents} documents`);
+    const indexDirs = { sqlite: join(scratch, "idx-sqlite"), postgres: join(scratch, "idx-postgres") };
+    const configs = { sqlite: join(scratch, "sqlite.json"), postgres: join(scratch, "postgres.json") };
+    writeFileSync(configs.sqlite, "{}");
+    writeFileSync(configs.postgres, JSON.stringify({ store: pgConfig }));
+    const open = (kind: "sqlite" | "postgres"): Collection =>
+      openCollection({ indexDir: indexDirs[kind], collection: "default", create: true, ...(kind === "postgres" ? { store: pgConfig } : {}) });
 
-    // 2. Ingest and BM25 on both stores.
-    const corpus = join(scratch, "corpus");
-    writeCorpus(corpus, docs);
-    const stores: Record<string, { chunks: number; ingest_chunks_per_s: number; bm25_p50_ms: number; bm25_p99_ms: number }> = {};
-    const words = "index citation source verify chunk offset passage retrieval ranking query engine backup restore cluster replica latency vector lexical snapshot schema migration commit".split(" ");
-    const queries = Array.from({ length: 300 }, (_, i) => `${words[i % words.length]} ${words[(i * 7 + 3) % words.length]}`);
-    for (const kind of ["sqlite", "postgres"] as const) {
-      const col: Collection = openCollection({
-        indexDir: join(scratch, `idx-${kind}`),
-        collection: "bench",
-        create: true,
-        ...(kind === "postgres" ? { store } : {}),
-      });
-      try {
-        const t = performance.now();
-        await col.ingest([corpus]);
-        const seconds = (performance.now() - t) / 1000;
-        const chunks = col.status().chunks;
-        const times: number[] = [];
-        for (const q of queries) {
-          const s = performance.now();
-          await col.retrieve(q, 10);
-          times.push(performance.now() - s);
+    // 1. Ingest (untimed for the machine's sake: under the shared lock).
+    const ingest: Record<string, { chunks: number; documents: number; seconds: number }> = {};
+    const loadAtIngest = loadLine();
+    await underCpuLock(lockFile, "shared", async () => {
+      for (const kind of ["sqlite", "postgres"] as const) {
+        const col = open(kind);
+        try {
+          const t = performance.now();
+          await col.ingest([docsDir]);
+          const s = (performance.now() - t) / 1000;
+          const st = col.status();
+          ingest[kind] = { chunks: st.chunks, documents: st.documents, seconds: s };
+          log(`${kind}: ingested ${st.chunks} chunks in ${s.toFixed(1)} s`);
+        } finally {
+          col.close();
         }
-        times.sort((a, b) => a - b);
-        stores[kind] = { chunks, ingest_chunks_per_s: Math.round(chunks / seconds), bm25_p50_ms: percentile(times, 50), bm25_p99_ms: percentile(times, 99) };
-      } finally {
-        col.close();
       }
+    });
+
+    // 2. Everything timed, under the exclusive lock.
+    const timed = await underCpuLock(lockFile, "exclusive", async () => {
+      const loadAtStart = loadLine();
+      log(`timed phases start, load average ${loadAtStart}`);
+      // 2a. The bridge's cost per call.
+      const calls = 2000;
+      const sync = new SyncConnection(resolvePoolSettings(pgConfig), "public");
+      for (let i = 0; i < 200; i++) sync.query("SELECT 1");
+      const syncTimes: number[] = [];
+      for (let i = 0; i < calls; i++) {
+        const t = performance.now();
+        sync.query("SELECT 1");
+        syncTimes.push(performance.now() - t);
+      }
+      sync.close();
+      const pgModule = createRequire(import.meta.url)("pg") as {
+        Client: new (o: { connectionString: string }) => { connect(): Promise<void>; query(s: string): Promise<unknown>; end(): Promise<void> };
+      };
+      const client = new pgModule.Client({ connectionString: pg.url });
+      await client.connect();
+      for (let i = 0; i < 200; i++) await client.query("SELECT 1");
+      const asyncTimes: number[] = [];
+      for (let i = 0; i < calls; i++) {
+        const t = performance.now();
+        await client.query("SELECT 1");
+        asyncTimes.push(performance.now() - t);
+      }
+      await client.end();
+      syncTimes.sort((a, b) => a - b);
+      asyncTimes.sort((a, b) => a - b);
+
+      // 2b. BM25 in process.
+      const queries = buildQueries({ short: 200, long12: 40, paragraph: 20 }, corpus.documents).map((q) => q.text);
+      const bm25: Record<string, { p50: number; p99: number }> = {};
+      for (const kind of ["sqlite", "postgres"] as const) {
+        const col = open(kind);
+        try {
+          for (const q of queries.slice(0, 20)) await col.retrieve(q, 10); // warm caches
+          const times: number[] = [];
+          for (const q of queries) {
+            const t = performance.now();
+            await col.retrieve(q, 10);
+            times.push(performance.now() - t);
+          }
+          times.sort((a, b) => a - b);
+          bm25[kind] = { p50: round2(percentileOf(times, 50)), p99: round2(percentileOf(times, 99)) };
+          log(`${kind}: BM25 p50 ${bm25[kind].p50} ms, p99 ${bm25[kind].p99} ms`);
+        } finally {
+          col.close();
+        }
+      }
+
+      // 2c. Served load.
+      const env = { ...process.env, GROUNDKIT_API_TOKEN: TOKEN };
+      const search = (i: number) => ({ path: "/v1/search", body: { query: queries[i % queries.length], top_k: 10 } });
+      const loads: LoadFigures[] = [];
+      const phase = async (name: string, kind: "sqlite" | "postgres", n: number, during?: (s: ServeProcess[]) => Promise<LoadFigures["ingest"]>) => {
+        servers.push(
+          ...(await startServes(CLI, n, ["--config", configs[kind], "--index-dir", indexDirs[kind], "--allowed-root", scratch], { cwd: scratch, env })),
+        );
+        const urls = servers.map((s) => s.url);
+        await runLoad(urls, { clients, seconds: 1, request: search }); // warm-up
+        let ingestResult: LoadFigures["ingest"];
+        const background = during?.(servers).then((r) => (ingestResult = r));
+        const r = await runLoad(urls, { clients, seconds, until: background, request: search });
+        const figures = { ...loadFigures(name, kind, r), ingest: ingestResult };
+        loads.push(figures);
+        log(`${name}: ${figures.requests_per_s} req/s, ${figures.errors} errors, p50 ${figures.p50_ms} ms, p99 ${figures.p99_ms} ms`);
+        await stopServers();
+      };
+      await phase("sqlite, 1 server", "sqlite", 1);
+      await phase("postgres, 1 server", "postgres", 1);
+      await phase("postgres, 3 servers", "postgres", 3);
+      await phase("postgres, 3 servers, server 1 ingesting", "postgres", 3, async (s) => {
+        const t = performance.now();
+        const res = await fetch(`${s[0]!.url}/v1/collections/default/ingest`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` },
+          body: JSON.stringify({ inputs: [moreDir] }),
+        });
+        const body = (await res.json()) as { indexed?: number; chunks_written?: number; failed?: unknown[] };
+        return {
+          status: res.status,
+          indexed: body.indexed ?? 0,
+          chunks_written: body.chunks_written ?? 0,
+          failed: body.failed?.length ?? 0,
+          seconds: round2((performance.now() - t) / 1000),
+        };
+      });
+      return {
+        loadAtStart,
+        loadAtEnd: loadLine(),
+        bridge: {
+          calls,
+          sync_select1_p50_us: Math.round(percentileOf(syncTimes, 50) * 1000),
+          sync_select1_p99_us: Math.round(percentileOf(syncTimes, 99) * 1000),
+          async_select1_p50_us: Math.round(percentileOf(asyncTimes, 50) * 1000),
+          async_select1_p99_us: Math.round(percentileOf(asyncTimes, 99) * 1000),
+        },
+        bm25,
+        queries: queries.length,
+        loads,
+      };
+    });
+
+    const stores: Record<string, StoreFigures> = {};
+    for (const kind of ["sqlite", "postgres"] as const) {
+      const i = ingest[kind]!;
+      stores[kind] = {
+        documents: i.documents,
+        chunks: i.chunks,
+        ingest_s: round2(i.seconds),
+        ingest_chunks_per_s: Math.round(i.chunks / i.seconds),
+        bm25_queries: timed.queries,
+        bm25_p50_ms: timed.bm25[kind]!.p50,
+        bm25_p99_ms: timed.bm25[kind]!.p99,
+      };
     }
     const result = {
-      machine_note: "shared machine (2 cores, other agents running)",
-      docs,
-      bridge: {
-        calls,
-        sync_select1_p50_us: Math.round(percentile(syncTimes, 50) * 1000),
-        sync_select1_p99_us: Math.round(percentile(syncTimes, 99) * 1000),
-        async_select1_p50_us: Math.round(percentile(asyncTimes, 50) * 1000),
-        async_select1_p99_us: Math.round(percentile(asyncTimes, 99) * 1000),
-      },
+      name: values.name,
+      created_at: new Date().toISOString(),
+      command: `npm run bench -- --store postgres ${argv.join(" ")}`.trim(),
+      machine: `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, node ${process.version}; shared with other work`,
+      cpu_lock: lockFile ? "ingest under the shared lock, timed phases under the exclusive lock" : "none",
+      load_average: { at_ingest: loadAtIngest, at_timed_start: timed.loadAtStart, at_end: timed.loadAtEnd },
+      corpus: { documents: corpus.documents, chunks: corpus.chunks, bytes: corpus.bytes, increment_documents: more.documents },
+      bridge: timed.bridge,
       stores,
+      load: timed.loads,
+      load_errors: timed.loads.reduce((n, l) => n + l.errors, 0),
     };
     mkdirSync(values.out!, { recursive: true });
-    writeFileSync(join(values.out!, "postgres-store.json"), JSON.stringify(result, null, 2) + "\n");
+    writeFileSync(join(values.out!, `${values.name}.json`), JSON.stringify(result, null, 2) + "\n");
     const md = [
-      `# PostgreSQL store beside SQLite (${docs} generated documents; ${result.machine_note})`,
+      `# PostgreSQL store beside SQLite: ${corpus.chunks.toLocaleString("en")} chunks (${corpus.documents.toLocaleString("en")} documents)`,
       "",
-      `Bridge, SELECT 1 x ${calls}: sync (worker + Atomics.wait) p50 ${result.bridge.sync_select1_p50_us} µs, p99 ${result.bridge.sync_select1_p99_us} µs; ` +
-        `async pg client p50 ${result.bridge.async_select1_p50_us} µs, p99 ${result.bridge.async_select1_p99_us} µs.`,
+      `${result.created_at}; ${result.machine}. Load average (1/5/15 min) ${loadAtIngest} at ingest, ${timed.loadAtStart} when the timed phases started, ${timed.loadAtEnd} at the end; ${result.cpu_lock}. Command: \`${result.command}\`.`,
       "",
-      "| store | chunks | ingest chunks/s | BM25 p50 ms | BM25 p99 ms |",
-      "|---|---|---|---|---|",
-      ...Object.entries(stores).map(([k, v]) => `| ${k} | ${v.chunks} | ${v.ingest_chunks_per_s} | ${v.bm25_p50_ms.toFixed(2)} | ${v.bm25_p99_ms.toFixed(2)} |`),
+      "| store | chunks | ingest s | ingest chunks/s | BM25 p50 ms | BM25 p99 ms |",
+      "|---|---|---|---|---|---|",
+      ...Object.entries(stores).map(([k, v]) => `| ${k} | ${v.chunks} | ${v.ingest_s} | ${v.ingest_chunks_per_s} | ${v.bm25_p50_ms} | ${v.bm25_p99_ms} |`),
+      "",
+      `BM25: ${timed.queries} queries of the benchmark mix (short, 12-term, pasted paragraph), top 10, in this process.`,
+      "",
+      `Served: POST /v1/search (same mix, top 10) from ${clients} closed-loop clients spread over the servers, ${seconds} s after a 1 s warm-up (the ingesting phase runs until the ingest ends).`,
+      "",
+      "| phase | servers | clients | s | ok requests | errors | req/s | p50 ms | p99 ms | ingest during the load |",
+      "|---|---|---|---|---|---|---|---|---|---|",
+      ...timed.loads.map(
+        (l) =>
+          `| ${l.phase} | ${l.servers} | ${l.clients} | ${l.seconds} | ${l.requests_ok} | ${l.errors} | ${l.requests_per_s} | ${l.p50_ms} | ${l.p99_ms} | ${
+            l.ingest ? `HTTP ${l.ingest.status}: ${l.ingest.indexed} documents, ${l.ingest.chunks_written} chunks, ${l.ingest.failed} failed, ${l.ingest.seconds} s` : ""
+          } |`,
+      ),
+      "",
+      `Bridge, SELECT 1 × ${timed.bridge.calls}: sync (worker + Atomics.wait) p50 ${timed.bridge.sync_select1_p50_us} µs, p99 ${timed.bridge.sync_select1_p99_us} µs; ` +
+        `async pg client p50 ${timed.bridge.async_select1_p50_us} µs, p99 ${timed.bridge.async_select1_p99_us} µs.`,
       "",
     ].join("\n");
-    writeFileSync(join(values.out!, "postgres-store.md"), md);
+    writeFileSync(join(values.out!, `${values.name}.md`), md);
     process.stdout.write(md);
+    if (result.load_errors > 0) process.exitCode = 1;
   } finally {
+    await stopServers();
     rmSync(scratch, { recursive: true, force: true });
     await pg.stop();
   }
 }
-
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});

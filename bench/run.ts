@@ -10,11 +10,13 @@
  *   --dense-chunks N        chunks in the dense collection (default 300 without --dense)
  *   --vectors a,b,…         vector-search sizes (default per size, e.g. 20000,100000)
  *   --keep                  keep the scratch folder (corpus and indexes) and print its path
+ *   --store postgres        instead: the PostgreSQL store beside SQLite (bench/postgres-store.ts; its own options)
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { runPostgresStoreBench } from "./postgres-store.js";
 import { renderMarkdown } from "./report.js";
 import { runSuite, SIZES, STAGES, type Stage } from "./suite.js";
 import { childRunner, childScript, inProcessRunner } from "./tasks.js";
@@ -25,7 +27,17 @@ function usage(message: string): never {
 }
 
 async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const storeAt = argv.indexOf("--store");
+  if (storeAt >= 0) {
+    const kind = argv[storeAt + 1];
+    if (kind !== "postgres" && kind !== "sqlite") usage("--store must be sqlite or postgres");
+    // The SQLite store is what the suite measures; postgres runs both stores side by side.
+    if (kind === "postgres") return runPostgresStoreBench([...argv.slice(0, storeAt), ...argv.slice(storeAt + 2)]);
+    argv.splice(storeAt, 2);
+  }
   const { values } = parseArgs({
+    args: argv,
     options: {
       size: { type: "string", default: "5k" },
       only: { type: "string" },

@@ -13,6 +13,7 @@ import { probePermissions } from "./nobody.js";
 import { FAILURE_KINDS, type Failure, type FailureKind } from "./oracle.js";
 import { runCase, type CaseResult, type FuzzEnv } from "./run-case.js";
 import { shrinkCase } from "./shrink.js";
+import { startStoreTarget, type StoreKind } from "./store-target.js";
 import { PageServer } from "./world.js";
 
 /** Options of {@link runFuzz}. */
@@ -28,6 +29,8 @@ export interface FuzzOptions {
   shrink?: boolean | undefined;
   /** A verification taking longer than this counts as a hang (default 10 s). */
   hangTimeoutMs?: number | undefined;
+  /** The store the worlds' collections live in (default sqlite; postgres starts a throwaway cluster). */
+  store?: StoreKind | undefined;
   onCase?: ((r: CaseResult, done: number, total: number) => void) | undefined;
 }
 
@@ -49,6 +52,7 @@ export interface FuzzReport {
   ms_per_case: number;
   node: string;
   platform: string;
+  store: StoreKind;
   permission: { mode: string; note: string };
   citations: number;
   verdicts: Counts;
@@ -92,7 +96,8 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
   chmodSync(root, 0o755);
   const server = await PageServer.start();
   const perm = await probePermissions(root);
-  const env: FuzzEnv = { root, server, perm, hangTimeoutMs: opts.hangTimeoutMs ?? 10_000 };
+  const store = await startStoreTarget(opts.store ?? "sqlite");
+  const env: FuzzEnv = { root, server, perm, hangTimeoutMs: opts.hangTimeoutMs ?? 10_000, store };
 
   const report: FuzzReport = {
     tool: "fuzz",
@@ -104,6 +109,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
     ms_per_case: 0,
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
+    store: store.kind,
     permission: { mode: perm.mode, note: perm.note },
     citations: 0,
     verdicts: zeroCounts(),
@@ -153,6 +159,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
   } finally {
     if (perm.mode === "worker") perm.worker.close();
     await server.close();
+    await store.stop();
     rmSync(root, { recursive: true, force: true });
   }
   report.duration_ms = Math.round(performance.now() - t0);

@@ -43,6 +43,12 @@ export interface IndexInspection {
   tempSnapshots: string[];
   /** Snapshot documents whose snapshot is missing or holds other content than the document row. */
   snapshotMismatches: string[];
+  /** The collection's generation counter (bumped in every transaction that changes a document), if it has one yet. */
+  generation: number | undefined;
+  /** Chunks whose lexical postings differ from what the analyzer gives their text (PostgreSQL's postings are checked row by row). */
+  lexicalMismatched: number;
+  /** Scratch rows a finished writer should have removed (PostgreSQL's walk_seen rows of walks that are over). */
+  scratchRows: number;
 }
 
 function tableExists(db: Database.Database, name: string): boolean {
@@ -114,19 +120,8 @@ export function inspectIndex(dbPath: string, snapshotDir: string): IndexInspecti
         vectors: vectorStmt ? Number(vectorStmt.get(row.id)) : 0,
       });
     }
-    const snapshotDocs = new Map([...docs.values()].filter((d) => d.sourceClass === "snapshot").map((d) => [d.documentId, d]));
-    const orphanSnapshots: string[] = [];
-    const tempSnapshots: string[] = [];
-    const names = existsSync(snapshotDir) ? readdirSync(snapshotDir) : [];
-    for (const name of names) {
-      if (name.endsWith(".tmp")) tempSnapshots.push(name);
-      else if (!snapshotDocs.has(name)) orphanSnapshots.push(name);
-    }
-    const snapshotMismatches: string[] = [];
-    for (const [id, d] of snapshotDocs) {
-      const file = join(snapshotDir, id);
-      if (!names.includes(id) || sha256Hex(readFileSync(file, "utf8")) !== d.contentHash) snapshotMismatches.push(id);
-    }
+    const snapshots = inspectSnapshots(docs, snapshotDir);
+    const generation = db.prepare("SELECT value FROM meta WHERE key = 'generation'").pluck().get() as string | undefined;
     return {
       integrity,
       foreignKeyViolations,
@@ -137,13 +132,35 @@ export function inspectIndex(dbPath: string, snapshotDir: string): IndexInspecti
       structures,
       vectorsWithoutChunk,
       docs,
-      orphanSnapshots,
-      tempSnapshots,
-      snapshotMismatches,
+      ...snapshots,
+      generation: generation === undefined ? undefined : Number(generation),
+      lexicalMismatched: 0,
+      scratchRows: 0,
     };
   } finally {
     db.close();
   }
+}
+
+/** The snapshot directory against the snapshot documents: orphans, staged temp files, snapshots that do not hold their row's content. */
+export function inspectSnapshots(
+  docs: Map<string, StoredDocState>,
+  snapshotDir: string,
+): Pick<IndexInspection, "orphanSnapshots" | "tempSnapshots" | "snapshotMismatches"> {
+  const snapshotDocs = new Map([...docs.values()].filter((d) => d.sourceClass === "snapshot").map((d) => [d.documentId, d]));
+  const orphanSnapshots: string[] = [];
+  const tempSnapshots: string[] = [];
+  const names = existsSync(snapshotDir) ? readdirSync(snapshotDir) : [];
+  for (const name of names) {
+    if (name.endsWith(".tmp")) tempSnapshots.push(name);
+    else if (!snapshotDocs.has(name)) orphanSnapshots.push(name);
+  }
+  const snapshotMismatches: string[] = [];
+  for (const [id, d] of snapshotDocs) {
+    const file = join(snapshotDir, id);
+    if (!names.includes(id) || sha256Hex(readFileSync(file, "utf8")) !== d.contentHash) snapshotMismatches.push(id);
+  }
+  return { orphanSnapshots, tempSnapshots, snapshotMismatches };
 }
 
 /** Structural violations (things that must never be seen, even right after a kill). */
@@ -155,6 +172,7 @@ export function structuralViolations(x: IndexInspection): string[] {
   if (x.documentsWithoutChunks) out.push(`${x.documentsWithoutChunks} documents without chunks`);
   if (x.lexicalOrphans) out.push(`${x.lexicalOrphans} lexical index rows without their chunk`);
   if (x.lexicalMissing) out.push(`${x.lexicalMissing} chunks missing from the lexical index`);
+  if (x.lexicalMismatched) out.push(`${x.lexicalMismatched} chunks whose postings are not their text's`);
   if (x.vectorsWithoutChunk) out.push(`${x.vectorsWithoutChunk} vectors without their chunk`);
   if (x.orphanSnapshots.length) out.push(`${x.orphanSnapshots.length} snapshots without their document`);
   for (const [source, d] of x.docs) if (d.badChunkHashes) out.push(`${source}: ${d.badChunkHashes} chunks whose text does not match their hash`);

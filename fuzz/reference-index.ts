@@ -6,9 +6,11 @@
  */
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { cliPath } from "./helper-script.js";
-import { inspectIndex, structuralViolations, type StoredDocState } from "./index-check.js";
+import { inspectIndex, structuralViolations, type IndexInspection, type StoredDocState } from "./index-check.js";
+import { inspectPostgresIndex } from "./index-check-postgres.js";
+import { writeToolConfig, type StoreTarget } from "./store-target.js";
 import { isUrlDoc, placeCorpus, sourceOf, VERSIONS, type TortureDoc } from "./torture-corpus.js";
 import type { PageServer } from "./world.js";
 
@@ -20,6 +22,8 @@ export interface CorpusEnv {
   docs: TortureDoc[];
   collection: string;
   dense: boolean;
+  /** The store the collections live in (default: SQLite files in each index dir). */
+  store?: StoreTarget | undefined;
 }
 
 /** source → version → how a clean run stores that document at that version. */
@@ -35,9 +39,22 @@ export function snapshotDir(indexDir: string, collection: string): string {
   return join(indexDir, `${collection}.snapshots`);
 }
 
+/** The store of index dir `indexDir` on PostgreSQL: a schema prefix of its own, named after the directory. */
+function storeTag(indexDir: string): string {
+  return basename(indexDir);
+}
+
+/** Read a collection's state, from its SQLite file or its PostgreSQL schema (and its snapshot directory either way). */
+export function inspectCollection(env: CorpusEnv, indexDir: string): IndexInspection {
+  const config = env.store?.configFor(storeTag(indexDir));
+  const snapshots = snapshotDir(indexDir, env.collection);
+  return config ? inspectPostgresIndex(config, env.collection, snapshots) : inspectIndex(dbPath(indexDir, env.collection), snapshots);
+}
+
 /** Arguments (after `node`) of the CLI ingest of the whole corpus. */
 export function ingestArgs(env: CorpusEnv, indexDir: string): string[] {
   const urls = env.docs.filter(isUrlDoc).map((d) => sourceOf(d, env.docsDir, env.server));
+  const config = env.store?.kind === "postgres" ? ["--config", writeToolConfig(env.store, storeTag(indexDir), `${indexDir}.config.json`)] : [];
   return [
     cliPath(),
     "ingest",
@@ -50,6 +67,7 @@ export function ingestArgs(env: CorpusEnv, indexDir: string): string[] {
     env.collection,
     "--json",
     "--no-progress",
+    ...config,
     ...(env.dense ? ["--dense"] : []),
   ];
 }
@@ -72,7 +90,7 @@ export async function buildReference(env: CorpusEnv): Promise<Reference> {
     const dir = join(env.work, `ref-v${v}`);
     const res = await ingestClean(env, dir);
     if (res.code !== 0) throw new Error(`the clean reference ingest of version ${v} failed (${res.code}): ${res.stderr}`);
-    const x = inspectIndex(dbPath(dir, env.collection), snapshotDir(dir, env.collection));
+    const x = inspectCollection(env, dir);
     const bad = structuralViolations(x);
     if (bad.length) throw new Error(`the clean reference index of version ${v} is inconsistent: ${bad.join("; ")}`);
     for (const doc of env.docs) {

@@ -13,6 +13,7 @@ import { MUTATIONS, type MutationKind, type MutationOutcome } from "./mutations.
 import type { PermissionSupport } from "./nobody.js";
 import { expectVerdict, judge, sha256Hex, type Availability, type CitedSpan, type Expectation, type Failure } from "./oracle.js";
 import { Rng, mixSeed } from "./rng.js";
+import type { StoreTarget } from "./store-target.js";
 import { buildWorld, destroyWorld, HarnessError, type PageServer, type World } from "./world.js";
 
 /** What every case of a run shares. */
@@ -23,6 +24,8 @@ export interface FuzzEnv {
   perm: PermissionSupport;
   /** A verification taking longer than this is a hang. */
   hangTimeoutMs: number;
+  /** Where the worlds' collections live. */
+  store: StoreTarget;
 }
 
 /** One verified citation. */
@@ -62,7 +65,7 @@ export async function runCase(spec: CaseSpec, env: FuzzEnv): Promise<CaseResult>
   const result: CaseResult = { spec, kind: spec.kind, variant: "", targetKind: spec.docs[0]!.kind, checks: [], failures: [], ms: 0 };
   let world: World | undefined;
   try {
-    world = await buildWorld(env.root, `c${spec.index}`, spec.docs, { chunkSize: spec.chunkSize, chunkOverlap: spec.chunkOverlap }, env.server);
+    world = await buildWorld(env.root, `c${spec.index}`, spec.docs, { chunkSize: spec.chunkSize, chunkOverlap: spec.chunkOverlap }, env.server, env.store);
     await runInWorld(spec, env, world, result);
   } catch (err) {
     const kind = err instanceof HarnessError ? "harness" : "exception";

@@ -1,5 +1,5 @@
 /**
- * `npm run fuzz -- [--cases N] [--seed S] [--json] [--out FILE] [--case I]… [--replay FILE] [--no-shrink]`
+ * `npm run fuzz -- [--cases N] [--seed S] [--json] [--out FILE] [--case I]… [--replay FILE] [--no-shrink] [--store sqlite|postgres]`
  *
  * The citation-integrity fuzz. Prints counts per mutation kind and per
  * verdict, the expected × actual verdict matrix, the time per case, and every
@@ -11,6 +11,7 @@ import { readFileSync } from "node:fs";
 import type { CaseSpec } from "./case-spec.js";
 import { runFuzz, type FuzzReport } from "./fuzz.js";
 import { MUTATION_KINDS } from "./mutations.js";
+import { parseStoreKind, type StoreKind } from "./store-target.js";
 import { emitReport, runIfMain } from "./tool-cli.js";
 
 interface Args {
@@ -23,10 +24,11 @@ interface Args {
   shrink: boolean;
   tmp?: string | undefined;
   hangTimeoutMs: number;
+  store: StoreKind;
 }
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: fuzz [--cases N] [--seed S] [--json] [--out FILE] [--case I]... [--replay SPEC.json] [--no-shrink] [--tmp DIR] [--hang-timeout MS]\n`);
+  process.stderr.write(`${message}\nusage: fuzz [--cases N] [--seed S] [--json] [--out FILE] [--case I]... [--replay SPEC.json] [--no-shrink] [--tmp DIR] [--hang-timeout MS] [--store sqlite|postgres]\n`);
   process.exit(2);
 }
 
@@ -38,7 +40,7 @@ function intArg(name: string, value: string | undefined, min: number): number {
 
 /** Parse the command line (exits 2 on a usage error). */
 export function parseArgs(argv: string[]): Args {
-  const args: Args = { cases: 300, seed: 1, json: false, only: [], shrink: true, hangTimeoutMs: 10_000 };
+  const args: Args = { cases: 300, seed: 1, json: false, only: [], shrink: true, hangTimeoutMs: 10_000, store: "sqlite" };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const next = (): string | undefined => argv[++i];
@@ -51,6 +53,7 @@ export function parseArgs(argv: string[]): Args {
     else if (a === "--no-shrink") args.shrink = false;
     else if (a === "--tmp") args.tmp = next() ?? usage("--tmp needs a directory");
     else if (a === "--hang-timeout") args.hangTimeoutMs = intArg(a, next(), 100);
+    else if (a === "--store") args.store = parseStoreKind(next(), usage);
     else usage(`unknown argument ${a}`);
   }
   return args;
@@ -63,7 +66,7 @@ function pad(s: string | number, n: number): string {
 /** The human-readable summary. */
 export function renderText(r: FuzzReport, command: string): string {
   const out: string[] = [];
-  out.push(`citation-integrity fuzz: ${r.cases} cases, seed ${r.seed}, ${r.citations} citations verified`);
+  out.push(`citation-integrity fuzz: ${r.cases} cases, seed ${r.seed}, store ${r.store}, ${r.citations} citations verified`);
   out.push(`time: ${(r.duration_ms / 1000).toFixed(1)} s, ${r.ms_per_case} ms per case (node ${r.node}, ${r.platform})`);
   out.push(`read permission: ${r.permission.mode} (${r.permission.note})`);
   out.push("");
@@ -122,6 +125,7 @@ async function main(): Promise<void> {
     shrink: args.shrink,
     tmp: args.tmp,
     hangTimeoutMs: args.hangTimeoutMs,
+    store: args.store,
     onCase: (r, done, total) => {
       if (tty && (done % 25 === 0 || done === total)) process.stderr.write(`\r${done}/${total} cases`);
       if (r.failures.length > 0 && !args.json) process.stderr.write(`${tty ? "\n" : ""}case ${r.spec.index} failed: ${r.failures[0]!.kind}: ${r.failures[0]!.message}\n`);

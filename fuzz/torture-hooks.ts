@@ -16,7 +16,10 @@
  *   torture kills a little later, while that document is being chunked).
  *
  * GRK_TORTURE_REQUIRE_FROM names a file in the product so better-sqlite3 is
- * resolved to the same module instance the CLI uses.
+ * resolved to the same module instance the CLI uses. On the PostgreSQL store,
+ * GRK_TORTURE_PG_CONNECTION names the product's sync-connection module: `tx`
+ * fires there when a writing transaction is about to send its COMMIT (every
+ * statement has run on the server, nothing is committed).
  */
 import fs from "node:fs";
 import fsp from "node:fs/promises";
@@ -58,6 +61,25 @@ Sqlite.prototype.transaction = function (this: unknown, fn: (...a: unknown[]) =>
     return result;
   });
 };
+
+// PostgreSQL transactions: the same beacon just before a writing transaction's COMMIT is sent.
+if (process.env.GRK_TORTURE_PG_CONNECTION) {
+  const { SyncConnection } = (await import(process.env.GRK_TORTURE_PG_CONNECTION)) as {
+    SyncConnection: { prototype: { begin(sql?: string): void; end(sql: "COMMIT" | "ROLLBACK"): void } };
+  };
+  const readOnly = new WeakSet<object>();
+  const originalBegin = SyncConnection.prototype.begin;
+  SyncConnection.prototype.begin = function (this: object, sql?: string) {
+    if (sql && /READ ONLY/i.test(sql)) readOnly.add(this);
+    else readOnly.delete(this);
+    return originalBegin.call(this, sql);
+  };
+  const originalEnd = SyncConnection.prototype.end;
+  SyncConnection.prototype.end = function (this: object, sql: "COMMIT" | "ROLLBACK") {
+    if (sql === "COMMIT" && !readOnly.has(this) && beacon("tx")) freeze();
+    return originalEnd.call(this, sql);
+  };
+}
 
 // File handles opened for staged snapshots and for sources.
 const stagedHandles = new WeakSet<object>();

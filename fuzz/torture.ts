@@ -1,5 +1,5 @@
 /**
- * `npm run torture -- [--kills N] [--seed S] [--json] [--out FILE] [--dense]`
+ * `npm run torture -- [--kills N] [--seed S] [--json] [--out FILE] [--dense] [--store sqlite|postgres]`
  *
  * Crash torture: the real CLI (`node dist/cli/main.js ingest …`) ingests a
  * corpus of every source class (files, and URL pages from a local
@@ -21,12 +21,13 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
-import { helperScript, productJsRoot } from "./helper-script.js";
-import { inspectIndex, structuralViolations, type IndexInspection, type StoredDocState } from "./index-check.js";
-import { buildReference, dbPath as dbFile, ingestArgs, ingestClean, snapshotDir as snapshotsOf, type CorpusEnv, type Reference } from "./reference-index.js";
+import { cliPath, helperScript, productJsRoot } from "./helper-script.js";
+import { structuralViolations, type IndexInspection, type StoredDocState } from "./index-check.js";
+import { buildReference, dbPath as dbFile, ingestArgs, ingestClean, inspectCollection, type CorpusEnv, type Reference } from "./reference-index.js";
+import { parseStoreKind, startStoreTarget, type StoreKind } from "./store-target.js";
 import { mixSeed, Rng } from "./rng.js";
 import { buildTortureCorpus, isUrlDoc, placeCorpus, sourceOf, VERSIONS, type CorpusSize, type TortureDoc } from "./torture-corpus.js";
 import { PageServer } from "./world.js";
@@ -45,6 +46,8 @@ export interface TortureOptions {
   dense?: boolean | undefined;
   corpus?: CorpusSize | undefined;
   tmp?: string | undefined;
+  /** The store the collection lives in (default sqlite; postgres starts a throwaway cluster). */
+  store?: StoreKind | undefined;
   /** Every how many kills the next killed run starts from the partial state of the last one (no recovery in between). */
   compoundEvery?: number | undefined;
   onRound?: ((r: RoundRecord) => void) | undefined;
@@ -79,6 +82,7 @@ export interface TortureReport {
   platform: string;
   corpus: { documents: number; by_kind: Record<string, number>; bytes: number };
   dense: boolean;
+  store: StoreKind;
   rounds: number;
   kills: number;
   completed_before_kill: number;
@@ -86,6 +90,10 @@ export interface TortureReport {
   /** Kills after which documents were found both at old and new versions. */
   partial_states: number;
   temp_snapshots_after_kill: number;
+  /** Kills after which scratch rows of the dead walk were left (PostgreSQL's walk_seen; the next ingest must clear them). */
+  scratch_rows_after_kill: number;
+  /** Generation counter checks made (after every kill and every recovery: never backwards, ahead whenever a document changed). */
+  generation_checks: number;
   /** Kills after which a snapshot document's row was ahead of its snapshot file (repaired by the next ingest). */
   snapshots_behind_after_kill: number;
   recoveries: number;
@@ -107,8 +115,9 @@ function dbPath(indexDir: string): string {
   return dbFile(indexDir, COLLECTION);
 }
 
-function snapshotDir(indexDir: string): string {
-  return snapshotsOf(indexDir, COLLECTION);
+/** The killed collection's state, from whichever store it lives in. */
+function inspect(env: Env): IndexInspection {
+  return inspectCollection(env, env.indexDir);
 }
 
 interface Beacon {
@@ -137,6 +146,8 @@ function ingestAndKill(
         GRK_TORTURE_STOP: plan.stop ?? "",
         GRK_TORTURE_DOCS: env.docsDir,
         GRK_TORTURE_REQUIRE_FROM: join(productJsRoot(), "collection.js"),
+        // The CLI runs dist/: hook the very module instance it loads.
+        GRK_TORTURE_PG_CONNECTION: env.store?.kind === "postgres" ? pathToFileURL(join(dirname(cliPath()), "..", "store", "postgres", "sync-connection.js")).href : "",
       },
     });
     const beacons: Beacon[] = [];
@@ -225,7 +236,9 @@ export async function runTorture(opts: TortureOptions): Promise<TortureReport> {
   const startedAt = new Date().toISOString();
   const rng = new Rng(mixSeed(opts.seed, 0x70a7));
   const work = mkdtempSync(join(opts.tmp ?? defaultScratch(), "grk-torture-"));
+  if (opts.dense && opts.store === "postgres") throw new Error("--dense checks the SQLite ANN index; the PostgreSQL store has none to torture");
   const server = await PageServer.start();
+  const store = await startStoreTarget(opts.store ?? "sqlite");
   // Embedding runs at a few chunks per second here, so a dense torture uses a small corpus.
   const size = opts.corpus ?? (opts.dense ? { small: 10, big: 1, bigBytes: 20_000 } : { small: 120, big: 3, bigBytes: 1_500_000 });
   const docs = await buildTortureCorpus(size);
@@ -238,6 +251,7 @@ export async function runTorture(opts: TortureOptions): Promise<TortureReport> {
     docs,
     collection: COLLECTION,
     dense: opts.dense ?? false,
+    store,
   };
   const modes = KILL_MODES.filter((m) => (m !== "embedding" && m !== "ann-save") || env.dense);
   // Dense: the HNSW index is used however small the corpus (and built by every ingest's sync), so kills hit it.
@@ -257,12 +271,15 @@ export async function runTorture(opts: TortureOptions): Promise<TortureReport> {
       bytes: docs.reduce((n, d) => n + d.versions.get(1)!.length, 0),
     },
     dense: env.dense,
+    store: env.store!.kind,
     rounds: 0,
     kills: 0,
     completed_before_kill: 0,
     by_mode: Object.fromEntries(modes.map((m) => [m, { rounds: 0, kills: 0, partial: 0 }])),
     partial_states: 0,
     temp_snapshots_after_kill: 0,
+    scratch_rows_after_kill: 0,
+    generation_checks: 0,
     snapshots_behind_after_kill: 0,
     recoveries: 0,
     converged: 0,
@@ -283,6 +300,7 @@ export async function runTorture(opts: TortureOptions): Promise<TortureReport> {
     const calibration = await calibrate(env, ref, current);
     current = calibration.current;
     stored = new Map(current);
+    let generation = inspect(env).generation;
 
     const compoundEvery = opts.compoundEvery ?? 4;
     for (let round = 0; report.kills < opts.kills && round < opts.kills * 3; round++) {
@@ -291,11 +309,15 @@ export async function runTorture(opts: TortureOptions): Promise<TortureReport> {
       placeCorpus(docs, target, env.docsDir, server);
       const plan = planKill(rng, mode, env, docs, stored, target, calibration);
       const run = await ingestAndKill(env, plan);
-      const x = inspectIndex(dbPath(env.indexDir), snapshotDir(env.indexDir));
+      const x = inspect(env);
       for (const s of x.structures) if (!report.structures_checked.includes(s)) report.structures_checked.push(s);
       const { violations, atNew, atOld } = checkAfterKill(env, ref, x, stored, target);
       // The next open must find the ANN index behind or ahead and answer as exact search does.
       if (env.dense) violations.push(...annViolations(dbPath(env.indexDir), round, false));
+      const afterKill = storedVersions(env, ref, x);
+      violations.push(...generationViolations(generation, x.generation, changedCount(env, stored, afterKill)));
+      report.generation_checks++;
+      generation = x.generation;
       const record: RoundRecord = {
         round,
         mode,
@@ -319,21 +341,25 @@ export async function runTorture(opts: TortureOptions): Promise<TortureReport> {
           report.by_mode[mode]!.partial++;
         }
         if (x.tempSnapshots.length) report.temp_snapshots_after_kill++;
+        if (x.scratchRows) report.scratch_rows_after_kill++;
         if (x.snapshotMismatches.length) report.snapshots_behind_after_kill++;
       } else {
         report.completed_before_kill++;
         if (run.exit !== "exit 0") violations.push(`the ingest ended with ${run.exit} instead of being killed or succeeding`);
       }
       current = target;
-      stored = storedVersions(env, ref, x);
+      stored = afterKill;
       // Every few kills, let the next killed run start from this partial state.
       const compound = run.killed && (round + 1) % compoundEvery === 0 && report.kills < opts.kills;
       if (!compound) {
         const res = await ingestClean(env, env.indexDir);
         record.recovered = true;
         report.recoveries++;
-        const y = inspectIndex(dbPath(env.indexDir), snapshotDir(env.indexDir));
+        const y = inspect(env);
         const conv = convergenceViolations(env, ref, y, current);
+        conv.push(...generationViolations(generation, y.generation, changedCount(env, stored, current)));
+        report.generation_checks++;
+        generation = y.generation;
         if (env.dense) conv.push(...annViolations(dbPath(env.indexDir), round, true));
         if (res.code !== 0) conv.push(`the next ingest failed (${res.code}): ${res.stderr.trim().split("\n").pop()}`);
         record.converged = conv.length === 0;
@@ -347,6 +373,7 @@ export async function runTorture(opts: TortureOptions): Promise<TortureReport> {
     }
   } finally {
     await server.close();
+    await store.stop();
     rmSync(work, { recursive: true, force: true });
   }
   report.duration_ms = Math.round(performance.now() - t0);
@@ -354,10 +381,30 @@ export async function runTorture(opts: TortureOptions): Promise<TortureReport> {
   return report;
 }
 
+/** Documents whose version differs between two states. */
+function changedCount(env: Env, before: Map<string, number>, after: Map<string, number>): number {
+  return env.docs.filter((d) => before.get(d.key) !== after.get(d.key)).length;
+}
+
+/**
+ * The generation counter (readers' caches key on it) after a run: never
+ * backwards, never missing once documents exist, and ahead of where it was
+ * whenever a committed change reached any document (it is bumped in the
+ * document's own transaction).
+ */
+function generationViolations(before: number | undefined, after: number | undefined, changed: number): string[] {
+  if (after === undefined) return before === undefined ? [] : [`the generation counter is gone (was ${before})`];
+  if (!Number.isSafeInteger(after)) return [`the generation counter is not an integer: ${after}`];
+  if (before !== undefined && after < before) return [`the generation counter went back from ${before} to ${after}`];
+  if (changed > 0 && after === before) return [`${changed} documents changed but the generation counter stayed at ${after}`];
+  return [];
+}
+
 /** After a completed ingest: every document exactly at its current version, nothing left over. */
 function convergenceViolations(env: Env, ref: Reference, x: IndexInspection, current: Map<string, number>): string[] {
   const out = structuralViolations(x);
   if (x.tempSnapshots.length) out.push(`${x.tempSnapshots.length} staged snapshot temp files not swept`);
+  if (x.scratchRows) out.push(`${x.scratchRows} walk_seen rows of walks that are over (left by a killed ingest and never swept)`);
   if (x.snapshotMismatches.length) out.push(`${x.snapshotMismatches.length} snapshots that do not hold their document's content`);
   for (const doc of env.docs) {
     const source = sourceOf(doc, env.docsDir, env.server);
@@ -376,6 +423,8 @@ interface Calibration {
   fullRunMs: number;
   /** Per big document: ms from its open to the next transaction beacon (load + chunk). */
   chunkWindowMs: Map<string, number>;
+  /** Writing transactions of that run (the writer commits in batches: fewer than the documents it changed). */
+  transactions: number;
 }
 
 async function calibrate(env: Env, ref: Reference, current: Map<string, number>): Promise<Calibration> {
@@ -385,7 +434,7 @@ async function calibrate(env: Env, ref: Reference, current: Map<string, number>)
   const run = await ingestAndKill(env, {});
   const fullRunMs = performance.now() - started;
   if (run.killed || run.exit !== "exit 0") throw new Error(`the calibration ingest failed: ${run.exit}`);
-  const x = inspectIndex(dbPath(env.indexDir), snapshotDir(env.indexDir));
+  const x = inspect(env);
   const bad = convergenceViolations(env, ref, x, target);
   if (bad.length) throw new Error(`the calibration ingest did not give a clean index: ${bad.join("; ")}`);
   const chunkWindowMs = new Map<string, number>();
@@ -394,7 +443,7 @@ async function calibrate(env: Env, ref: Reference, current: Map<string, number>)
     const tx = run.beacons.slice(i + 1).find((n) => n.event === "tx");
     if (tx) chunkWindowMs.set(b.detail, tx.at - b.at);
   }
-  return { current: target, fullRunMs, chunkWindowMs };
+  return { current: target, fullRunMs, chunkWindowMs, transactions: run.beacons.filter((b) => b.event === "tx").length };
 }
 
 /** The versions for the next run: a random ~40% of documents change, plus what the kill mode needs to change. */
@@ -431,8 +480,11 @@ function planKill(
       const path = sourceOf(doc, env.docsDir, env.server);
       return { openPath: path, delayMs: Math.floor(rng.float() * (cal.chunkWindowMs.get(path) ?? 50)) };
     }
-    case "transaction":
-      return { stop: `tx:${rng.int(0, Math.max(1, changed.length))}` };
+    case "transaction": {
+      // Aim inside the run: about as many transactions as the calibration run had, scaled by how much changes.
+      const expected = cal.transactions > 0 ? Math.ceil((cal.transactions * changed.length) / docs.length) : changed.length;
+      return { stop: `tx:${rng.int(0, Math.max(1, Math.min(changed.length, expected)))}` };
+    }
     case "snapshot-write":
       return { stop: `snapshot-write:${rng.int(0, Math.max(1, changed.filter(isUrlDoc).length))}` };
     case "snapshot-rename":
@@ -444,8 +496,18 @@ function planKill(
   }
 }
 
-function parseArgs(argv: string[]): { kills: number; seed: number; json: boolean; out?: string; dense: boolean; tmp?: string } {
-  const args: { kills: number; seed: number; json: boolean; out?: string; dense: boolean; tmp?: string } = { kills: 20, seed: 1, json: false, dense: false };
+interface Args {
+  kills: number;
+  seed: number;
+  json: boolean;
+  out?: string;
+  dense: boolean;
+  tmp?: string;
+  store: StoreKind;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { kills: 20, seed: 1, json: false, dense: false, store: "sqlite" };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = (): string => {
@@ -459,6 +521,7 @@ function parseArgs(argv: string[]): { kills: number; seed: number; json: boolean
     else if (a === "--out") args.out = value();
     else if (a === "--dense") args.dense = true;
     else if (a === "--tmp") args.tmp = value();
+    else if (a === "--store") args.store = parseStoreKind(value(), usage);
     else usage(`unknown argument ${a}`);
   }
   return args;
@@ -471,7 +534,7 @@ function positive(name: string, v: string, min = 1): number {
 }
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: torture [--kills N] [--seed S] [--json] [--out FILE] [--dense] [--tmp DIR]\n`);
+  process.stderr.write(`${message}\nusage: torture [--kills N] [--seed S] [--json] [--out FILE] [--dense] [--tmp DIR] [--store sqlite|postgres]\n`);
   process.exit(2);
 }
 
@@ -479,6 +542,7 @@ function usage(message: string): never {
 export function renderTortureText(r: TortureReport, command: string): string {
   const lines = [
     `crash torture: ${r.kills} kills of ${r.kills_requested} requested (${r.rounds} rounds, ${r.completed_before_kill} ingests finished before their kill), seed ${r.seed}`,
+    `store: ${r.store}`,
     `corpus: ${r.corpus.documents} documents (${Object.entries(r.corpus.by_kind).map(([k, n]) => `${n} ${k}`).join(", ")}), ${(r.corpus.bytes / 1e6).toFixed(1)} MB per version${r.dense ? ", dense" : ""}`,
     `time: ${(r.duration_ms / 1000).toFixed(1)} s`,
     "",
@@ -488,6 +552,8 @@ export function renderTortureText(r: TortureReport, command: string): string {
     `kills that left documents at both old and new versions: ${r.partial_states}`,
     `kills that left a staged snapshot temp file: ${r.temp_snapshots_after_kill} (all swept by the next ingest unless listed below)`,
     `kills that left a snapshot behind its committed document row: ${r.snapshots_behind_after_kill} (repaired by the next ingest unless listed below)`,
+    `kills that left walk_seen rows of the dead walk: ${r.scratch_rows_after_kill} (cleared by the next ingest unless listed below)`,
+    `generation counter checks: ${r.generation_checks} (never backwards, ahead after every committed change)`,
     `next ingests run: ${r.recoveries}, converged to the clean run's index: ${r.converged}`,
     `structures checked: ${r.structures_checked.join(", ")}`,
     `kills survived: ${r.kills_survived}`,
@@ -508,6 +574,7 @@ async function main(): Promise<void> {
     seed: args.seed,
     dense: args.dense,
     tmp: args.tmp,
+    store: args.store,
     onRound: (r) => {
       if (tty) process.stderr.write(`\rround ${r.round}: ${r.mode}${r.killed ? " killed" : " finished"}   `);
       if (r.violations.length && !args.json) process.stderr.write(`\nround ${r.round} (${r.mode}): ${r.violations[0]}\n`);

@@ -10,9 +10,13 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { openCollection, type Collection } from "../src/collection.js";
 import { documentIdFor } from "../src/core/ids.js";
+import { dropSchema } from "../src/store/postgres/open-schema.js";
+import { PostgresStore } from "../src/store/postgres/postgres-store.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
+import type { Store } from "../src/store/store.js";
 import { sha256Hex } from "./oracle.js";
 import { classOf, contentTypeOf, extensionOf, modelContent, renderDoc, type DocSpec } from "./corpus-gen.js";
+import type { StoreTarget } from "./store-target.js";
 
 /** A local HTTP server for URL documents; counts requests so verification can be shown never to fetch. */
 export class PageServer {
@@ -88,7 +92,7 @@ export interface World {
   collectionName: string;
   col: Collection;
   /** A second handle on the store, used only to read index state (never to verify). */
-  store: SqliteStore;
+  store: Store;
   docs: WorldDoc[];
   chunkSize: number;
   chunkOverlap: number;
@@ -102,6 +106,19 @@ export class HarnessError extends Error {
 
 const COLLECTION = "fuzz";
 
+/** Worlds built so far: each gets its own PostgreSQL schema prefix. */
+let worldsBuilt = 0;
+
+function openReadHandle(target: StoreTarget, tag: string, indexDir: string): Store {
+  const config = target.configFor(tag);
+  return config ? PostgresStore.open(config, COLLECTION, { create: false }) : SqliteStore.open(join(indexDir, `${COLLECTION}.sqlite3`), { create: false });
+}
+
+/** Drop a world's PostgreSQL collection through its read handle (SQLite files go with the directory). */
+function dropCollection(store: Store | undefined): void {
+  if (store instanceof PostgresStore) dropSchema(store.conn, store.schema);
+}
+
 /** Make a world for `docs`, ingest it and check every document was indexed exactly as its model says. */
 export async function buildWorld(
   root: string,
@@ -109,7 +126,9 @@ export async function buildWorld(
   docs: DocSpec[],
   chunk: { chunkSize: number; chunkOverlap: number },
   server: PageServer,
+  target: StoreTarget,
 ): Promise<World> {
+  const tag = `${label}_${worldsBuilt++}`;
   const dir = mkdtempSync(join(root, `${label}-`));
   chmodSync(dir, 0o755);
   const docsDir = join(dir, "docs");
@@ -136,15 +155,16 @@ export async function buildWorld(
       placed.push({ spec, source: path, documentId: documentIdFor(path), path, bytes, content: modelContent(spec.model) });
     }
   }
-  const col = openCollection({ indexDir, collection: COLLECTION, create: true });
-  let store: SqliteStore | undefined;
+  const storeConfig = target.configFor(tag);
+  const col = openCollection({ indexDir, collection: COLLECTION, create: true, ...(storeConfig ? { store: storeConfig } : {}) });
+  let store: Store | undefined;
   try {
     const urls = placed.filter((d) => d.urlPath).map((d) => d.source);
     const summary = await col.ingest([docsDir, ...urls], { ...chunk, allowPrivateNetwork: true });
     if (summary.failed.length > 0) {
       throw new HarnessError(`ingest refused a generated document: ${JSON.stringify(summary.failed)}`);
     }
-    store = SqliteStore.open(join(indexDir, `${COLLECTION}.sqlite3`), { create: false });
+    store = openReadHandle(target, tag, indexDir);
     for (const d of placed) {
       const row = store.getDocument(d.documentId);
       if (!row) throw new HarnessError(`${d.spec.kind} document ${d.spec.name} was not indexed (${JSON.stringify(summary)})`);
@@ -169,8 +189,14 @@ export async function buildWorld(
       server,
     };
   } catch (err) {
-    store?.close();
     col.close();
+    try {
+      if (!store && storeConfig) store = PostgresStore.open(storeConfig, COLLECTION, { create: false });
+      dropCollection(store);
+    } catch {
+      // The world's own error is the one to report; a leftover schema dies with the throwaway cluster.
+    }
+    store?.close();
     for (const d of placed) if (d.urlPath) server.delete(d.urlPath);
     rmSync(dir, { recursive: true, force: true });
     throw err;
@@ -179,8 +205,9 @@ export async function buildWorld(
 
 /** Close handles, drop served pages and remove the directory (restoring permissions first). */
 export function destroyWorld(world: World): void {
-  world.store.close();
   world.col.close();
+  dropCollection(world.store);
+  world.store.close();
   for (const d of world.docs) if (d.urlPath) world.server.delete(d.urlPath);
   restorePermissions(world.dir);
   rmSync(world.dir, { recursive: true, force: true });

@@ -164,7 +164,7 @@ describe("bounded reliability runs", () => {
     const { fuzz, torture, soak } = reports;
     if (!fuzz || !torture || !soak) throw new Error("the bounded runs above did not all complete");
     const page = renderReliabilityDoc(
-      { ...fuzz, command: "npm run fuzz -- --cases 340" },
+      [{ ...fuzz, command: "npm run fuzz -- --cases 340" }],
       [{ ...torture, command: "npm run torture -- --kills 10" }],
       { ...soak, command: "npm run soak -- --seconds 5" },
       ["--fuzz", "f.json", "--torture", "t.json", "--soak", "s.json"],

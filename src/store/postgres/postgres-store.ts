@@ -441,9 +441,14 @@ export class PostgresStore implements Store {
     };
   }
 
+  /**
+   * Walks run only under the collection's writer lock, so any other walker's
+   * rows here are a dead writer's (a killed process never reaches close()):
+   * sweep them all with this walk's start.
+   */
   resetSeenSources(): void {
     this.seenPending = [];
-    this.conn.query("DELETE FROM walk_seen WHERE walker = $1", [this.walker]);
+    this.conn.query("DELETE FROM walk_seen");
   }
 
   markSourceSeen(source: string): void {
