@@ -200,7 +200,7 @@ export function renderMarkdown(r: BenchResults, level = 2): string {
   const annPoints = r.vectors?.points.filter((p) => p.ann !== undefined) ?? [];
   if (annPoints.length > 0) {
     out.push(
-      `${h} ANN vs exact (usearch HNSW, 8-bit graph re-ranked by the stored vectors; same vectors, same queries, same run)`,
+      `${h} ANN vs exact (usearch HNSW, 8-bit graph re-ranked by the float vectors; same vectors, same run)`,
       "",
     );
     out.push(
@@ -243,7 +243,7 @@ export function renderMarkdown(r: BenchResults, level = 2): string {
         }),
       ),
       "",
-      "Exact = sqlite-vec's scan (the table above). ANN latency includes the store's checks on every search (the vector log's state, re-ranking candidates by the stored float vectors). Build = a fresh index of every vector, saved. Catch-up = 2,000 new vectors committed after the build, absorbed by the next search; fold = the next ingest's sync writing them into the saved index.",
+      `Exact = sqlite-vec's scan (the table above), timed on ${r.vectors!.points[0]?.knn10.runs ?? "the"} queries. ANN latency is timed on ${annPoints[0]!.ann!.knn10.runs} other queries from the same distribution (recall@10 on the exact ones) and includes the store's checks on every search (the vector log's state, re-ranking candidates by the float vectors in the index's vectors file). Build = a fresh index of every vector, saved. Catch-up = 2,000 new vectors committed after the build, absorbed by the next search; fold = the next ingest's sync writing them into the saved index. Index file = the graph plus its re-rank vectors file.`,
       "",
     );
     const filtered = annPoints.flatMap((p) => (p.ann!.filtered ?? []).map((f) => ({ vectors: p.vectors, ...f })));

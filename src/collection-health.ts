@@ -28,6 +28,7 @@ import {
   vectorCoverage,
 } from "./store/sqlite/row-health.js";
 import type { SqliteStore } from "./store/sqlite/sqlite-store.js";
+import type { VectorIndexStatus } from "./store/store.js";
 
 /** One thing wrong, and what to do about it. */
 export interface DoctorProblem {
@@ -199,6 +200,28 @@ function vectorsCheck(parts: HealthParts): DoctorCheck {
   return problem("vectors", `${cov.vectors} vector(s)${cov.dimensions ? ` of ${cov.dimensions} dimensions` : ""}`, problems);
 }
 
+/** The HNSW index derived from the vectors: saved, at the committed vectors' state, with its re-rank vectors file. */
+function vectorIndexCheck(parts: HealthParts): DoctorCheck {
+  const v = parts.store.vectorIndexStatus();
+  if (v.kind === "exact") return ok("vector-index", `exact search (${v.reason ?? "no graph"})`);
+  const whyNot: Record<Exclude<VectorIndexStatus["state"], "current" | "none">, string> = {
+    behind: `${v.pending_changes} committed vector change(s) are not in the saved HNSW index (a writer stopped before saving it); searches apply them in memory on every open`,
+    stale: "the saved HNSW index does not match the committed vectors (ahead of them, or of another embedding); it is rebuilt in memory on every open until saved again",
+    missing: `no HNSW index is saved for ${v.vectors} vectors; it is built in memory on every open until saved`,
+  };
+  const problems: DoctorProblem[] = [];
+  const action = "Run `grk doctor --repair` (or the next ingest) to save it.";
+  if (v.state !== "current" && v.state !== "none") problems.push({ message: whyNot[v.state], action, repairable: true });
+  if (v.rerank_vectors === false) {
+    problems.push({
+      message: "the HNSW index's re-rank vectors file is missing or incomplete: searches re-rank from sqlite-vec, slowly at scale",
+      action,
+      repairable: true,
+    });
+  }
+  return problem("vector-index", `HNSW (${v.library}), ${v.indexed_vectors} of ${v.vectors} vectors, ${v.state}`, problems);
+}
+
 async function embeddingCheck(parts: HealthParts): Promise<DoctorCheck> {
   const identity = recordedIdentity(parts.store);
   if (!identity) return ok("embedding", "no embedding identity recorded");
@@ -352,6 +375,7 @@ export async function runHealthChecks(
   checks.push(await guarded("chunks", () => chunksCheck(parts)));
   checks.push(...(await derivedChecks(parts)));
   checks.push(await guarded("vectors", () => vectorsCheck(parts)));
+  checks.push(await guarded("vector-index", () => vectorIndexCheck(parts)));
   checks.push(await guarded("embedding", () => embeddingCheck(parts)));
   checks.push(await guarded("extractors", () => extractorsCheck(parts)));
   checks.push(await guarded("snapshots", () => snapshotsCheck(parts)));
@@ -402,6 +426,11 @@ export async function repairCollection(
     } catch (err) {
       did.push({ check: "vectors", did: `did not embed the chunks without a vector: ${toGroundkitError(err).message}` });
     }
+  }
+  const index = parts.store.vectorIndexStatus();
+  if (index.kind === "hnsw" && (index.state !== "current" || index.rerank_vectors === false)) {
+    const after = parts.store.syncVectorIndex();
+    did.push({ check: "vector-index", did: `saved the HNSW index (${after.indexed_vectors} vectors, ${after.state})` });
   }
   const strays = await parts.snapshots.sweep((id) => parts.store.getDocument(id)?.source_class === "snapshot");
   if (strays > 0) did.push({ check: "snapshots", did: `removed ${strays} file(s) that belonged to no snapshot document` });

@@ -4,7 +4,7 @@
  * left behind or ahead of the committed vectors (a crash between the vector commit
  * and the index write, either way round) is detected and repaired on open.
  */
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync, truncateSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -13,6 +13,7 @@ import type { ChunkFilter, NewChunk, StoredDocument } from "../src/store/store.j
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import type { AnnOptions } from "../src/store/sqlite/ann-index.js";
 import { openCollection } from "../src/collection.js";
+import { readAnnHeader, vectorsPath } from "../src/store/sqlite/ann-file.js";
 
 /** Wide enough that the 8-bit graph orders neighbours as real embeddings are ordered (384-d here). */
 const DIMS = 96;
@@ -241,8 +242,8 @@ describe("ANN vector index", () => {
     } finally {
       store.close();
     }
-    // Only the header and one data file remain.
-    expect(readdirSync(dir).filter((f) => f.includes(".ann")).length).toBe(2);
+    // Only the header, one data file and its vectors file remain.
+    expect(readdirSync(dir).filter((f) => f.includes(".ann")).length).toBe(3);
   });
 
   it("an index ahead of the committed vectors (their commit lost, the index written) is detected and rebuilt", () => {
@@ -349,4 +350,92 @@ describe("ANN vector index", () => {
       }
     }
   });
+
+  it("a saved index re-ranks from its vectors file: exact scores, the file rewritten by each sync and closed with the store", () => {
+    const store = open();
+    try {
+      addDocs(store, "a", 0, 100); // 400 vectors
+      store.syncVectorIndex();
+      const first = savedVectorsFile();
+      expect(statSync(first).size).toBe(16 + 400 * (DIMS * 4 + 12));
+      expectScoresMatchExact(store);
+      // The search read its candidates' vectors there (the file is open), not from sqlite-vec.
+      expect(openFiles()).toContain(first);
+      addDocs(store, "a", 0, 10, 8_000_000); // 40 replaced: folded into a new graph with a new vectors file
+      expect(store.syncVectorIndex()).toMatchObject({ state: "current", indexed_vectors: 400 });
+      const second = savedVectorsFile();
+      expect(second).not.toBe(first);
+      expect(existsSync(first)).toBe(false);
+      expectScoresMatchExact(store);
+      expect(openFiles()).toContain(second);
+      expect(openFiles()).not.toContain(first);
+    } finally {
+      store.close();
+    }
+    // (usearch's mapped graph has no close: its descriptor lives until the native object is collected.)
+    expect(openFiles().filter((f) => f.endsWith(".vectors"))).toEqual([]);
+  });
+
+  it("an index whose vectors file is missing or truncated still answers exactly, and the next sync writes the file again", () => {
+    let store = open();
+    addDocs(store, "a", 0, 100);
+    store.syncVectorIndex();
+    store.close();
+    const file = savedVectorsFile();
+    for (const damage of [() => unlinkSync(file), () => truncateSync(file, 1000)]) {
+      damage();
+      store = open();
+      try {
+        expect(store.vectorIndexStatus()).toMatchObject({ kind: "hnsw", state: "current" });
+        expectScoresMatchExact(store);
+        expect(openFiles()).not.toContain(file); // never trusted: re-ranked from sqlite-vec
+        store.syncVectorIndex();
+        expect(savedVectorsFile()).toBe(file);
+        expect(statSync(file).size).toBe(16 + 400 * (DIMS * 4 + 12));
+      } finally {
+        store.close();
+      }
+      store = open();
+      try {
+        expectScoresMatchExact(store);
+        expect(openFiles()).toContain(file);
+      } finally {
+        store.close();
+      }
+    }
+  });
 });
+
+/** The vectors file the saved header names. */
+function savedVectorsFile(): string {
+  const header = readAnnHeader(path);
+  expect(header?.vectors).toBeDefined();
+  return vectorsPath(path, header!)!;
+}
+
+/** Paths this process holds open (Linux: /proc/self/fd). */
+function openFiles(): string[] {
+  return readdirSync("/proc/self/fd").flatMap((fd) => {
+    try {
+      return [readlinkSync(`/proc/self/fd/${fd}`)];
+    } catch {
+      return []; // closed while listing (the listing's own descriptor)
+    }
+  });
+}
+
+/** The graph's hits and scores equal exact search's (k = 10, several queries). */
+function expectScoresMatchExact(store: SqliteStore): void {
+  const exactStore = open({ mode: "exact" });
+  try {
+    for (let s = 0; s < 8; s++) {
+      const q = vector(5_000_000 + s);
+      const ann = store.searchVectors(q, 10);
+      const exact = exactStore.searchVectors(q, 10);
+      expect(ann.map((h) => h.chunk_id)).toEqual(exact.map((h) => h.chunk_id));
+      ann.forEach((h, i) => expect(h.score).toBeCloseTo(exact[i]!.score, 6));
+    }
+  } finally {
+    exactStore.close();
+  }
+}

@@ -117,6 +117,7 @@ describe("grk doctor", () => {
       "chunks",
       "postings",
       "vectors",
+      "vector-index",
       "embedding",
       "extractors",
       "snapshots",
@@ -143,6 +144,32 @@ describe("grk doctor", () => {
     const repaired = await doctorCollection(f.loc, { repair: true });
     expect(repaired.healthy).toBe(false);
     expect(problemChecks(repaired)).toContain("snapshots");
+  });
+
+  it("finds an HNSW index that is not saved or lost its re-rank vectors file, and --repair saves it", async () => {
+    const saved = process.env.GROUNDKIT_ANN_MIN_VECTORS;
+    process.env.GROUNDKIT_ANN_MIN_VECTORS = "1"; // the graph even for these few vectors
+    try {
+      const f = await fixture({ dense: true });
+      const annFiles = (suffix: string): string[] => readdirSync(f.loc.indexDir!).filter((n) => n.startsWith("kb.sqlite3.ann") && n.endsWith(suffix));
+      expect(check(await doctorCollection(f.loc), "vector-index")).toMatchObject({ status: "ok", detail: expect.stringContaining("current") });
+      for (const [broken, expected] of [
+        [".vectors", "re-rank vectors file is missing"],
+        [".ann.json", "no HNSW index is saved"],
+      ] as const) {
+        for (const name of annFiles(broken)) unlinkSync(join(f.loc.indexDir!, name));
+        const report = await doctorCollection(f.loc);
+        expect(problemChecks(report)).toEqual(["vector-index"]);
+        expect(check(report, "vector-index").problems[0]).toMatchObject({ message: expect.stringContaining(expected), repairable: true });
+        const repaired = await doctorCollection(f.loc, { repair: true });
+        expect(repaired.repairs).toContainEqual({ check: "vector-index", did: expect.stringContaining("saved the HNSW index") });
+        expect(repaired.healthy).toBe(true);
+        expect(annFiles(broken)).toHaveLength(1);
+      }
+    } finally {
+      if (saved === undefined) delete process.env.GROUNDKIT_ANN_MIN_VECTORS;
+      else process.env.GROUNDKIT_ANN_MIN_VECTORS = saved;
+    }
   });
 
   it("finds a missing vector, and --repair embeds it with the recorded model", async () => {

@@ -10,12 +10,13 @@ function describeVectorIndex(v: VectorIndexStatus): string {
   if (v.kind === "exact") return `vector index exact (${v.library ?? "sqlite-vec"}): ${v.reason ?? ""}`;
   // A store that says why its index is not current (PostgreSQL) is quoted as it says it.
   if (v.state !== "current" && v.reason) return `vector index hnsw (${v.library}): ${v.reason}`;
+  const missing = v.rerank_vectors === false ? "; its re-rank vectors file is missing (written by the next ingest or `grk doctor --repair`)" : "";
   const size = `${v.indexed_vectors} vectors, ${(v.file_bytes / 1048576).toFixed(1)} MiB`;
   switch (v.state) {
     case "current":
-      return `vector index hnsw (${v.library}): ${size}, current`;
+      return `vector index hnsw (${v.library}): ${size}, current${missing}`;
     case "behind":
-      return `vector index hnsw (${v.library}): ${size}, ${v.pending_changes} changes pending (applied in memory by searches; folded in by the next ingest)`;
+      return `vector index hnsw (${v.library}): ${size}, ${v.pending_changes} changes pending (applied in memory by searches; folded in by the next ingest)${missing}`;
     case "stale":
       return `vector index hnsw (${v.library}): the saved index does not match the vectors; rebuilt by the next ingest or search`;
     default:

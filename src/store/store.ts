@@ -72,6 +72,12 @@ export interface VectorIndexStatus {
   indexed_vectors: number;
   pending_changes: number;
   file_bytes: number;
+  /**
+   * SQLite's saved HNSW index only: whether its re-rank vectors file is there. Without it
+   * searches re-rank from sqlite-vec (correct, slow at scale) until the next ingest or
+   * `grk doctor --repair` writes it.
+   */
+  rerank_vectors?: boolean;
 }
 
 /** Counts for `grk status`. */

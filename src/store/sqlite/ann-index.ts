@@ -10,7 +10,9 @@
  * - `shadowed`: chunk rowids written or deleted since `base`'s state (vector_log,
  *   vector-log.ts); `base` hits on them are dropped: a deletion is honoured at once;
  * - `delta`: the current vectors of the shadowed rowids that still have one, searched exactly (no
- *   second graph), so a committed vector is never missed.
+ *   second graph), so a committed vector is never missed;
+ * - `vectors`: the float vectors at `base`'s state (ann-vectors.ts) that `base`'s candidates are
+ *   re-ranked by; a candidate is never shadowed, so its vector there is its committed one.
  *
  * The graph is only ever built or appended to by ONE thread, and nothing is ever removed from it
  * (usearch 2.26.2 strands nodes both ways, found by the dense torture; see the ADR):
@@ -30,8 +32,9 @@
 import { GroundkitError } from "../../core/errors.js";
 import type { VectorIndexStatus } from "../store.js";
 import type { Db } from "./db.js";
-import { dataFileBytes, dataPath, readAnnHeader, removeAnnFiles, saveAnnIndex, type AnnHeader } from "./ann-file.js";
+import { dataFileBytes, dataPath, readAnnHeader, removeAnnFiles, saveAnnIndex, vectorsPath, type AnnHeader } from "./ann-file.js";
 import { loadAnnLibrary, type AnnLibrary, type AnnSettings, type NativeAnnIndex } from "./ann-native.js";
+import { AnnVectors, AnnVectorsWriter } from "./ann-vectors.js";
 import { VECTOR_TABLE, countVectors, loadVectorExtension, vectorTableDefinition, type VectorHit } from "./vector-index.js";
 import { countVectorChangesSince, isAncestor, pruneVectorLog, vectorChangesSince, vectorState, type VectorState } from "./vector-log.js";
 
@@ -92,6 +95,8 @@ interface Loaded {
   header: Omit<AnnHeader, "file" | "format">;
   delta: Map<number, Float32Array>;
   shadowed: Set<number>;
+  /** `base`'s re-rank vectors; undefined for a graph built in memory or saved without them (read from sqlite-vec). */
+  vectors?: AnnVectors;
   /** The state applied so far (seq and digest of the last log row applied). */
   applied: VectorState;
   count: number;
@@ -152,7 +157,7 @@ export class AnnIndex {
     if (state === undefined) return undefined;
     const count = this.count(state);
     if (this.exactReason(count) !== undefined) {
-      this.loaded = undefined;
+      this.replaceLoaded(undefined);
       return undefined;
     }
     const index = this.current(state, count);
@@ -171,7 +176,8 @@ export class AnnIndex {
       if (short) return undefined;
       const exhausted = fetch >= index.base.size();
       if (hits.length >= want || exhausted || (fetch >= MAX_FETCH && hits.length + changed.length >= k)) {
-        const merged = [...this.rerank(query, hits.slice(0, want)), ...changed];
+        const vectors = index.vectors;
+        const merged = [...this.rerank(query, hits.slice(0, want), vectors && ((rowid) => vectors.get(rowid))), ...changed];
         return merged.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid).slice(0, k);
       }
       if (fetch >= MAX_FETCH) return undefined;
@@ -189,26 +195,68 @@ export class AnnIndex {
   }
 
   /**
-   * Exact cosine distances from the stored vectors, ascending (ties by rowid). A
+   * Exact cosine distances from the stored vectors, ascending (ties by rowid): from
+   * `vectorOf` when given (the re-rank vectors file), else read from sqlite-vec. A
    * candidate whose vector is gone is dropped: a second guard, after shadowing,
    * that a deleted chunk is never returned.
    */
-  private rerank(query: Float32Array, hits: VectorHit[]): VectorHit[] {
-    const def = vectorTableDefinition(this.db);
-    if (def === undefined) return [];
-    // The vec0 table needs sqlite-vec in this connection (loaded on first use: BM25-only installs lack it).
-    loadVectorExtension(this.db);
-    const read = this.db.prepare(`SELECT embedding FROM ${VECTOR_TABLE} WHERE rowid = ?`).pluck();
+  private rerank(query: Float32Array, hits: VectorHit[], vectorOf?: (rowid: number) => Float32Array | undefined): VectorHit[] {
+    const read = vectorOf ?? this.committedVectors();
+    if (read === undefined) return [];
     const out: VectorHit[] = [];
     for (const h of hits) {
-      const blob = read.get(BigInt(h.rowid)) as Buffer | undefined;
-      if (blob === undefined) continue;
-      const v = unitFromBlob(blob, def.dimensions);
+      const v = read(h.rowid);
+      if (v === undefined) continue;
       let dot = 0;
       for (let i = 0; i < v.length; i++) dot += v[i]! * query[i]!;
       out.push({ rowid: h.rowid, distance: Math.min(2, Math.max(0, 1 - dot)) });
     }
     return out.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
+  }
+
+  /** A reader of committed vectors (unit) by rowid from sqlite-vec, or undefined when there is no vector table. */
+  private committedVectors(): ((rowid: number) => Float32Array | undefined) | undefined {
+    const def = vectorTableDefinition(this.db);
+    if (def === undefined) return undefined;
+    // The vec0 table needs sqlite-vec in this connection (loaded on first use: BM25-only installs lack it).
+    loadVectorExtension(this.db);
+    const read = this.db.prepare(`SELECT embedding FROM ${VECTOR_TABLE} WHERE rowid = ?`).pluck();
+    return (rowid) => {
+      const blob = read.get(BigInt(rowid)) as Buffer | undefined;
+      return blob === undefined ? undefined : unitFromBlob(blob, def.dimensions);
+    };
+  }
+
+  /** Every committed vector, unit, in the table's order (inside the caller's read transaction). */
+  private forEachCommitted(dimensions: number, fn: (rowid: bigint, unit: Float32Array) => void): void {
+    // The vec0 table needs sqlite-vec in this connection (loaded on first use: BM25-only installs lack it).
+    loadVectorExtension(this.db);
+    const rows = this.db.prepare(`SELECT rowid, embedding FROM ${VECTOR_TABLE}`).safeIntegers(true);
+    for (const row of rows.iterate() as IterableIterator<{ rowid: bigint; embedding: Buffer }>) fn(row.rowid, unitFromBlob(row.embedding, dimensions));
+  }
+
+  /** Write the re-rank vectors file of every committed vector (inside the sync's read transaction, so at its state). */
+  private writeVectorsFile(path: string, unique: string): void {
+    const def = vectorTableDefinition(this.db)!;
+    const writer = new AnnVectorsWriter(path, def.dimensions, unique);
+    try {
+      this.forEachCommitted(def.dimensions, (rowid, unit) => writer.add(Number(rowid), unit));
+      writer.finish();
+    } catch (err) {
+      writer.abort();
+      throw err;
+    }
+  }
+
+  /** Swap the in-memory index, closing the re-rank vectors file of the one it replaces. */
+  private replaceLoaded(next: Loaded | undefined): void {
+    if (this.loaded !== undefined && this.loaded !== next && this.loaded.vectors !== next?.vectors) this.loaded.vectors?.close();
+    this.loaded = next;
+  }
+
+  /** Let go of the open files (the store is closing). */
+  close(): void {
+    this.replaceLoaded(undefined);
   }
 
   private collect(index: Loaded, query: Float32Array, fetch: number, allowed?: ReadonlySet<number>): { hits: VectorHit[]; short: boolean } {
@@ -246,9 +294,10 @@ export class AnnIndex {
       this.catchUp(l);
       return l;
     }
-    this.loaded = this.fromFile() ?? this.build(state, count);
-    if (this.loaded.applied.seq !== state.seq) this.catchUp(this.loaded);
-    return this.loaded;
+    const next = this.fromFile() ?? this.build(state, count);
+    this.replaceLoaded(next);
+    if (next.applied.seq !== state.seq) this.catchUp(next);
+    return next;
   }
 
   /** The saved index, when its header is an ancestor of the committed vectors and matches these settings. */
@@ -262,7 +311,10 @@ export class AnnIndex {
     } catch {
       return undefined; // A missing or damaged data file: rebuilt.
     }
-    return { base, header, delta: new Map(), shadowed: new Set(), applied: stateOf(header), count: header.count };
+    const path = vectorsPath(this.dbPath, header);
+    // Without its re-rank vectors (an index from before them, or the file lost) the graph still serves: re-ranked from sqlite-vec.
+    const vectors = path === undefined ? undefined : AnnVectors.open(path, header.settings.dimensions, header.count);
+    return { base, header, delta: new Map(), shadowed: new Set(), ...(vectors ? { vectors } : {}), applied: stateOf(header), count: header.count };
   }
 
   private usableHeader(): AnnHeader | undefined {
@@ -287,22 +339,17 @@ export class AnnIndex {
 
   /** Apply every log row after `l.applied`: shadow the rowid, and put its current vector (if any) in `delta`. */
   private catchUp(l: Loaded): void {
-    const def = vectorTableDefinition(this.db);
-    if (def === undefined) throw new GroundkitError("NO_VECTORS", "This collection has no vectors yet.");
-    // The vec0 table needs sqlite-vec in this connection (loaded on first use: BM25-only installs lack it).
-    loadVectorExtension(this.db);
-    const read = this.db.prepare(`SELECT embedding FROM ${VECTOR_TABLE} WHERE rowid = ?`).pluck();
+    const read = this.committedVectors();
+    if (read === undefined) throw new GroundkitError("NO_VECTORS", "This collection has no vectors yet.");
     const checksumAt = this.db.prepare("SELECT checksum FROM vector_log WHERE seq = ?").pluck();
     for (;;) {
       const changes = vectorChangesSince(this.db, l.applied.seq, PAGE);
       if (changes.length === 0) break;
       for (const c of changes) {
         l.shadowed.add(c.rowid);
-        const key = BigInt(c.rowid);
         l.delta.delete(c.rowid);
-        const blob = read.get(key) as Buffer | undefined;
-        if (blob === undefined) continue;
-        l.delta.set(c.rowid, unitFromBlob(blob, def.dimensions));
+        const v = read(c.rowid);
+        if (v !== undefined) l.delta.set(c.rowid, v);
       }
       const last = changes[changes.length - 1]!;
       l.applied = { epoch: l.applied.epoch, seq: last.seq, checksum: checksumAt.get(last.seq) as string };
@@ -329,14 +376,11 @@ export class AnnIndex {
       batch = new Float32Array(PAGE * d);
       onProgress?.(done, count);
     };
-    // The vec0 table needs sqlite-vec in this connection (loaded on first use: BM25-only installs lack it).
-    loadVectorExtension(this.db);
-    const rows = this.db.prepare(`SELECT rowid, embedding FROM ${VECTOR_TABLE}`).safeIntegers(true);
-    for (const row of rows.iterate() as IterableIterator<{ rowid: bigint; embedding: Buffer }>) {
-      keys[n] = row.rowid;
-      batch.set(unitFromBlob(row.embedding, d), n * d);
+    this.forEachCommitted(d, (rowid, unit) => {
+      keys[n] = rowid;
+      batch.set(unit, n * d);
       if (++n === PAGE) flush();
-    }
+    });
     flush();
     const header = { ...state, library: this.library!.name, settings, count: done, tombstones: 0 };
     return { base, header, delta: new Map(), shadowed: new Set(), applied: state, count: done };
@@ -357,7 +401,15 @@ export class AnnIndex {
         return undefined;
       }
       const header = this.usableHeader();
-      if (header !== undefined && header.seq === state.seq) return { header, state };
+      const writeVectors = (path: string, unique: string): void => this.writeVectorsFile(path, unique);
+      if (header !== undefined && header.seq === state.seq) {
+        const path = vectorsPath(this.dbPath, header);
+        if (path !== undefined && AnnVectors.exists(path, header.settings.dimensions, header.count)) return { header, state };
+        // Saved without its re-rank vectors (by an earlier version, or the file was lost): write them beside the same graph.
+        const saved = saveAnnIndex(this.dbPath, { keep: header.file }, header, writeVectors);
+        this.replaceLoaded(undefined);
+        return { header: saved, state };
+      }
       let index: Loaded;
       const pending = header === undefined ? Infinity : countVectorChangesSince(this.db, header.seq);
       if (header !== undefined && pending + (header.tombstones ?? 0) <= Math.max(MAX_FOLD_MIN, header.count * MAX_FOLD_FRACTION)) {
@@ -367,13 +419,13 @@ export class AnnIndex {
       }
       let saved: AnnHeader;
       try {
-        saved = saveAnnIndex(this.dbPath, index.base, { ...index.header, ...index.applied, count: index.count });
+        saved = saveAnnIndex(this.dbPath, index.base, { ...index.header, ...index.applied, count: index.count }, writeVectors);
       } catch (err) {
         throw new GroundkitError("VECTOR_INDEX_UNWRITABLE", `The HNSW index beside ${this.dbPath} could not be saved.`, undefined, {
           cause: err,
         });
       }
-      this.loaded = undefined;
+      this.replaceLoaded(undefined);
       return { header: saved, state: index.applied };
     })();
     if (plan !== undefined) this.db.transaction(() => pruneVectorLog(this.db, plan.header.seq)).immediate();
@@ -389,9 +441,7 @@ export class AnnIndex {
     const def = vectorTableDefinition(this.db)!;
     const base = this.library!.create(header.settings);
     base.load(dataPath(this.dbPath, header));
-    // The vec0 table needs sqlite-vec in this connection (loaded on first use: BM25-only installs lack it).
-    loadVectorExtension(this.db);
-    const read = this.db.prepare(`SELECT embedding FROM ${VECTOR_TABLE} WHERE rowid = ?`).pluck();
+    const read = this.committedVectors()!;
     const checksumAt = this.db.prepare("SELECT checksum FROM vector_log WHERE seq = ?").pluck();
     let applied = stateOf(header);
     const changed = new Set<number>();
@@ -406,9 +456,9 @@ export class AnnIndex {
     const keys: bigint[] = [];
     const vectors = new Float32Array(changed.size * d);
     for (const rowid of changed) {
-      const blob = read.get(BigInt(rowid)) as Buffer | undefined;
-      if (blob === undefined) continue; // Deleted: its node is a tombstone now.
-      vectors.set(unitFromBlob(blob, d), keys.length * d);
+      const v = read(rowid);
+      if (v === undefined) continue; // Deleted: its node is a tombstone now.
+      vectors.set(v, keys.length * d);
       keys.push(BigInt(rowid));
     }
     if (keys.length > 0) base.add(BigUint64Array.from(keys), vectors.subarray(0, keys.length * d), BUILD_THREADS);
@@ -442,12 +492,14 @@ export class AnnIndex {
         return { ...base, state: raw === undefined ? "missing" : "stale", indexed_vectors: 0, pending_changes: 0, file_bytes: raw ? dataFileBytes(this.dbPath, raw) : 0 };
       }
       const pending = countVectorChangesSince(this.db, header.seq);
+      const vectors = vectorsPath(this.dbPath, header);
       return {
         ...base,
         state: pending === 0 ? "current" : "behind",
         indexed_vectors: header.count,
         pending_changes: pending,
         file_bytes: dataFileBytes(this.dbPath, header),
+        rerank_vectors: vectors !== undefined && AnnVectors.exists(vectors, header.settings.dimensions, header.count),
       };
     })();
   }

@@ -456,6 +456,7 @@ export class SqliteStore implements Store {
   }
 
   close(): void {
+    this.ann.close();
     if (this.db.open) this.db.close();
   }
 }
