@@ -27,6 +27,7 @@ export function annViolations(dbPath: string, round: number, afterRecovery: bool
     const status = ann.vectorIndexStatus();
     if (status.kind !== "hnsw") out.push(`ANN index not in use (${status.reason ?? "?"})`);
     if (afterRecovery && status.state !== "current") out.push(`ANN index ${status.state} after a completed ingest`);
+    if (afterRecovery && status.rerank_vectors !== true) out.push("ANN index without its re-rank vectors file after a completed ingest");
     const rows = exact.db
       .prepare("SELECT v.rowid AS rowid, v.embedding AS embedding, c.chunk_id AS chunk_id FROM chunk_vectors v JOIN chunks c ON c.id = v.rowid")
       .all() as Array<{ rowid: number; embedding: Buffer; chunk_id: string }>;

@@ -101,11 +101,11 @@ fs.openSync = function (...args: Parameters<typeof fs.openSync>) {
   return fd;
 } as typeof fs.openSync;
 
-// The ANN index's save: data file renamed into place, header not yet written.
+// The ANN index's save: its vectors file or data file renamed into place, header not yet written.
 const originalRenameSync = fs.renameSync;
 fs.renameSync = function (from: fs.PathLike, to: fs.PathLike) {
   originalRenameSync(from, to);
-  if (/\.ann-[^/]*\.usearch$/.test(String(to)) && beacon("ann-save", String(to))) freeze();
+  if (/\.ann-[^/]*\.(usearch|vectors)$/.test(String(to)) && beacon("ann-save", String(to))) freeze();
 } as typeof fs.renameSync;
 
 const originalRename = fsp.rename;
