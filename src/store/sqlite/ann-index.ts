@@ -191,7 +191,22 @@ export class AnnIndex {
    * scan reads every vector). For selective filters. Run inside a read transaction.
    */
   exactAmong(query: Float32Array, k: number, allowed: ReadonlySet<number>): VectorHit[] {
-    return this.rerank(query, [...allowed].map((rowid) => ({ rowid, distance: 0 }))).slice(0, k);
+    return this.rerank(query, [...allowed].map((rowid) => ({ rowid, distance: 0 })), this.savedVectorReader()).slice(0, k);
+  }
+
+  /**
+   * Committed vectors by rowid from the saved index's vectors file (a changed rowid from `delta`), when the
+   * graph is in use and already loaded or saved (never built just for this); else undefined: read sqlite-vec.
+   */
+  private savedVectorReader(): ((rowid: number) => Float32Array | undefined) | undefined {
+    const state = vectorState(this.db);
+    if (state === undefined) return undefined;
+    const count = this.count(state);
+    if (this.exactReason(count) !== undefined || (this.loaded === undefined && this.usableHeader() === undefined)) return undefined;
+    const index = this.current(state, count);
+    const vectors = index.vectors;
+    if (vectors === undefined) return undefined;
+    return (rowid) => (index.shadowed.has(rowid) ? index.delta.get(rowid) : vectors.get(rowid));
   }
 
   /**
