@@ -367,10 +367,14 @@ describe("ANN vector index", () => {
       expectScoresMatchExact(store);
       // The search read its candidates' vectors there (the file is open), not from sqlite-vec.
       expect(openFiles()).toContain(first);
-      addDocs(store, "a", 0, 10, 8_000_000); // 40 replaced: folded into a new graph with a new vectors file
-      expect(store.syncVectorIndex()).toMatchObject({ state: "current", indexed_vectors: 400 });
+      // 40 replaced, 4 deleted, 8 added: folded into a new graph with a new vectors file (the old one patched).
+      addDocs(store, "a", 0, 10, 8_000_000);
+      store.deleteDocument("doc-a50");
+      addDocs(store, "n", 0, 2, 4_000_000);
+      expect(store.syncVectorIndex()).toMatchObject({ state: "current", indexed_vectors: 404 });
       const second = savedVectorsFile();
       expect(second).not.toBe(first);
+      expect(statSync(second).size).toBe(16 + 404 * (DIMS * 4 + 12));
       expect(existsSync(first)).toBe(false);
       expectScoresMatchExact(store);
       expect(openFiles()).toContain(second);
@@ -387,6 +391,18 @@ describe("ANN vector index", () => {
     addDocs(store, "a", 0, 100);
     store.syncVectorIndex();
     store.close();
+    // A fold with the old file gone writes the new one from sqlite-vec.
+    unlinkSync(savedVectorsFile());
+    store = open();
+    try {
+      addDocs(store, "a", 0, 5, 8_500_000);
+      store.syncVectorIndex();
+      expect(statSync(savedVectorsFile()).size).toBe(16 + 400 * (DIMS * 4 + 12));
+      expectScoresMatchExact(store);
+      expect(openFiles()).toContain(savedVectorsFile());
+    } finally {
+      store.close();
+    }
     const file = savedVectorsFile();
     for (const damage of [() => unlinkSync(file), () => truncateSync(file, 1000)]) {
       damage();

@@ -263,6 +263,39 @@ export class AnnIndex {
     }
   }
 
+  /**
+   * The vectors file for a fold: `from`'s file (at its state) with the `changed` rowids' current vectors in place
+   * of their old ones (a deleted one left out), so a fold copies a file instead of scanning sqlite-vec (at 1M,
+   * 25.6 s against 8.1 s for the graph alone). Without a usable old file, or when the result would not hold
+   * exactly `count` vectors, it scans.
+   */
+  private patchVectorsFile(from: AnnHeader, changed: ReadonlySet<number>, count: number, path: string, unique: string): void {
+    const oldPath = vectorsPath(this.dbPath, from);
+    const old = oldPath === undefined ? undefined : AnnVectors.open(oldPath, from.settings.dimensions, from.count);
+    if (old === undefined) return this.writeVectorsFile(path, unique);
+    const read = this.committedVectors()!;
+    const writer = new AnnVectorsWriter(path, from.settings.dimensions, unique);
+    try {
+      old.forEach((rowid, unit) => {
+        if (!changed.has(rowid)) writer.add(rowid, unit);
+      });
+      for (const rowid of changed) {
+        const v = read(rowid);
+        if (v !== undefined) writer.add(rowid, v);
+      }
+      if (writer.written !== count) {
+        writer.abort();
+        return this.writeVectorsFile(path, unique);
+      }
+      writer.finish();
+    } catch (err) {
+      writer.abort();
+      throw err;
+    } finally {
+      old.close();
+    }
+  }
+
   /** Swap the in-memory index, closing the re-rank vectors file of the one it replaces. */
   private replaceLoaded(next: Loaded | undefined): void {
     if (this.loaded !== undefined && this.loaded !== next && this.loaded.vectors !== next?.vectors) this.loaded.vectors?.close();
@@ -426,15 +459,18 @@ export class AnnIndex {
         return { header: saved, state };
       }
       let index: Loaded;
+      let vectorsFile = writeVectors;
       const pending = header === undefined ? Infinity : countVectorChangesSince(this.db, header.seq);
       if (header !== undefined && pending + (header.tombstones ?? 0) <= Math.max(MAX_FOLD_MIN, header.count * MAX_FOLD_FRACTION)) {
-        index = this.foldIntoCopy(header, count);
+        const fold = this.foldIntoCopy(header, count);
+        index = fold.index;
+        vectorsFile = (path, unique) => this.patchVectorsFile(header, fold.changed, count, path, unique);
       } else {
         index = this.build(state, count, onProgress);
       }
       let saved: AnnHeader;
       try {
-        saved = saveAnnIndex(this.dbPath, index.base, { ...index.header, ...index.applied, count: index.count }, writeVectors);
+        saved = saveAnnIndex(this.dbPath, index.base, { ...index.header, ...index.applied, count: index.count }, vectorsFile);
       } catch (err) {
         throw new GroundkitError("VECTOR_INDEX_UNWRITABLE", `The HNSW index beside ${this.dbPath} could not be saved.`, undefined, {
           cause: err,
@@ -452,7 +488,7 @@ export class AnnIndex {
    * rowid changed since appended as a new node, in one single-threaded batch. Nothing is removed (see the
    * file comment): the nodes the changes superseded stay as tombstones. `count`: the committed vectors now.
    */
-  private foldIntoCopy(header: AnnHeader, count: number): Loaded {
+  private foldIntoCopy(header: AnnHeader, count: number): { index: Loaded; changed: ReadonlySet<number> } {
     const def = vectorTableDefinition(this.db)!;
     const base = this.library!.create(header.settings);
     base.load(dataPath(this.dbPath, header));
@@ -479,7 +515,7 @@ export class AnnIndex {
     if (keys.length > 0) base.add(BigUint64Array.from(keys), vectors.subarray(0, keys.length * d), BUILD_THREADS);
     // Every committed vector has exactly one current node; every other node is a tombstone.
     const tombstones = base.size() - count;
-    return { base, header: { ...header, count, tombstones }, delta: new Map(), shadowed: new Set(), applied, count };
+    return { index: { base, header: { ...header, count, tombstones }, delta: new Map(), shadowed: new Set(), applied, count }, changed };
   }
 
   /** What `grk status` shows: read from the header and the log, without loading the index. */

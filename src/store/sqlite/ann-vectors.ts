@@ -17,7 +17,7 @@ import { closeSync, fstatSync, openSync, readSync, renameSync, unlinkSync, write
 
 const MAGIC = "GRKVEC01";
 const HEAD_BYTES = 16;
-/** Vectors buffered per write. */
+/** Vectors buffered per write, and read per block by {@link AnnVectors.forEach}. */
 const WRITE_BATCH = 1024;
 
 /** Streams rowid + unit vector pairs into a new vectors file; {@link finish} makes it visible at `path`. */
@@ -38,6 +38,11 @@ export class AnnVectorsWriter {
     this.tmp = `${path}.${unique}.tmp`;
     this.fd = openSync(this.tmp, "w", 0o600);
     this.buffer = new Float32Array(WRITE_BATCH * dimensions);
+  }
+
+  /** Vectors added so far. */
+  get written(): number {
+    return this.count;
   }
 
   add(rowid: number, unit: Float32Array): void {
@@ -171,6 +176,20 @@ export class AnnVectors {
       }
     }
     return undefined;
+  }
+
+  /** Every vector in the file, in file order (sequential reads, a block at a time). */
+  forEach(fn: (rowid: number, unit: Float32Array) => void): void {
+    const n = this.rowids.length;
+    const d = this.dimensions;
+    const rowidAt = new Float64Array(n);
+    for (let i = 0; i < n; i++) rowidAt[this.slots[i]!] = this.rowids[i]!;
+    const block = new Float32Array(WRITE_BATCH * d);
+    for (let start = 0; start < n; start += WRITE_BATCH) {
+      const m = Math.min(WRITE_BATCH, n - start);
+      readFully(this.fd, new Uint8Array(block.buffer, 0, m * d * 4), HEAD_BYTES + start * d * 4);
+      for (let j = 0; j < m; j++) fn(rowidAt[start + j]!, block.subarray(j * d, (j + 1) * d));
+    }
   }
 
   close(): void {
