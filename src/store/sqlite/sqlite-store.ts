@@ -19,7 +19,7 @@ import type {
   StoredDocument,
   VectorIndexStatus,
 } from "../store.js";
-import { CHUNK_COLUMNS, chunkMetadataJson, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, statsOf, toChunk, toDocument, type DocumentRow, type JoinedRow } from "../rows.js";
+import { CHUNK_COLUMNS, chunkMetadataJson, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, joinedRowOfRaw, statsOf, toChunk, toDocument, type DocumentRow, type JoinedRow } from "../rows.js";
 import type { Db } from "./db.js";
 import { openDatabase } from "./open-database.js";
 import { filteredChunkIds } from "./filter-sql.js";
@@ -118,10 +118,13 @@ export class SqliteStore implements Store {
         `SELECT ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.chunk_id = ?`,
       ),
       // Every search hydrates its hits with this: prepared once, not per query.
-      chunksByRowid: db.prepare(
-        `SELECT c.id AS rowid_, ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id
-         WHERE c.id IN (SELECT value FROM json_each(?))`,
-      ),
+      // Raw rows, in the column order joinedRowOfRaw reads.
+      chunksByRowid: db
+        .prepare(
+          `SELECT c.id AS rowid_, ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id
+           WHERE c.id IN (SELECT value FROM json_each(?))`,
+        )
+        .raw(),
       getMeta: db.prepare("SELECT value FROM meta WHERE key = ?").pluck(),
       setMeta: db.prepare(
         "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -358,8 +361,12 @@ export class SqliteStore implements Store {
   }
 
   private chunksByRowid(rowids: number[]): Map<number, JoinedRow> {
-    const rows = this.stmts.chunksByRowid.all(JSON.stringify(rowids)) as Array<JoinedRow & { rowid_: number }>;
-    return new Map(rows.map((r) => [r.rowid_, r]));
+    const out = new Map<number, JoinedRow>();
+    for (const raw of this.stmts.chunksByRowid.all(JSON.stringify(rowids)) as unknown[][]) {
+      const row = joinedRowOfRaw(raw);
+      out.set(row.rowid_, row);
+    }
+    return out;
   }
 
   /** Every chunk's rowid and text, in rowid order (for re-embedding). */
