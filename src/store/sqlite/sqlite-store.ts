@@ -93,6 +93,8 @@ export class SqliteStore implements Store {
   private seenPending: string[] = [];
   private readonly functions: SqlFunctions;
   private readonly ann: AnnIndex;
+  /** A deferred read transaction around `fn` (one snapshot), made once. */
+  private readonly readTx: { deferred: (fn: () => unknown) => unknown };
 
   private constructor(
     readonly db: Db,
@@ -102,6 +104,7 @@ export class SqliteStore implements Store {
     this.functions = registerFunctions(db);
     this.ann = new AnnIndex(db, path, !db.readonly, vectorIndex);
     this.postings = new PostingsIndex(db);
+    this.readTx = db.transaction((fn: () => unknown) => fn());
     this.stmts = {
       docBySource: db.prepare("SELECT * FROM documents WHERE source = ?"),
       docStateBySource: db.prepare("SELECT fingerprint, base_dir FROM documents WHERE source = ?"),
@@ -299,6 +302,17 @@ export class SqliteStore implements Store {
   }
 
   searchLexical(terms: string[], limit: number, filter?: ChunkFilter): ScoredChunk[] {
+    // One read snapshot for the filter, the postings and the hits' rows: they agree, and the snapshot
+    // (the WAL read lock) is taken once per search rather than once per statement group.
+    return this.lexicalRead(() => this.searchLexicalInSnapshot(terms, limit, filter));
+  }
+
+  /** Run `fn` in one read snapshot: a deferred transaction, or the caller's open one. */
+  private lexicalRead<T>(fn: () => T): T {
+    return this.db.inTransaction ? fn() : (this.readTx.deferred(fn) as T);
+  }
+
+  private searchLexicalInSnapshot(terms: string[], limit: number, filter?: ChunkFilter): ScoredChunk[] {
     const allowed = filter ? this.filteredRowids(filter) : undefined;
     if (allowed?.size === 0) return [];
     const hits = this.postings.search(terms, limit, allowed ? { allow: (rowid) => allowed.has(rowid) } : {});
