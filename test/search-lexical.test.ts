@@ -31,6 +31,20 @@ afterAll(() => {
 });
 
 describe("lexical search", () => {
+  it("hydrates each hit as the chunk reads back by id (hits are read as raw rows in column order)", async () => {
+    const hits = await col.search("engine citations twin zebras", { topK: 10 });
+    expect(hits.length).toBeGreaterThan(1);
+    for (const hit of hits) {
+      const chunk = await col.getChunk(hit.chunk_id);
+      expect({ text: hit.text, heading_path: hit.heading_path, citation: hit.citation, document_id: hit.document_id }).toEqual({
+        text: chunk.text,
+        heading_path: chunk.heading_path,
+        citation: chunk.citation,
+        document_id: chunk.document_id,
+      });
+    }
+  });
+
   it("finds Japanese and Chinese passages by their words", async () => {
     expect((await col.search("東京"))[0]?.citation.source).toMatch(/ja\.md$/);
     expect((await col.search("全文検索"))[0]?.citation.source).toMatch(/ja\.md$/);

@@ -199,13 +199,48 @@ function analyze(text: string, forIndex: boolean, sink: Sink): void {
 }
 
 /**
- * The word scanner over already lowercased and folded text. With `firsts`,
- * words whose first code unit is not in it are skipped unprocessed: a word's
- * term always starts with the word's own first character (the possessive
- * strip and the Porter stemmer only rewrite endings), so those words cannot
- * give a wanted term, and skipping them saves the per-word lookup.
+ * Which words can give one of a set of wanted terms, judged by their first
+ * two code units without processing them. A word's term keeps the word's
+ * first code unit, and its second too unless the term is a single unit: the
+ * possessive strip and the Porter stemmer rewrite endings, and the stemmer
+ * changes a word's second letter only by its y -> i rule ("eyed" -> "ei",
+ * "says" -> "sai" keeps it); checked over every ASCII word of up to 5 letters
+ * and millions of suffixed ones (test/matched-passage.test.ts pins the rule).
  */
-function scan(s: string, forIndex: boolean, sink: Sink, firsts?: ReadonlySet<number>): void {
+interface WordStarts {
+  /** First two code units (`c0 * 65536 + c1`) of wanted terms, and of the words stemming to them by y -> i. */
+  pairs: Set<number>;
+  /** First code units of wanted single-unit terms. */
+  singles: Set<number>;
+}
+
+function wordStartsOf(terms: ReadonlySet<string>): WordStarts {
+  const starts: WordStarts = { pairs: new Set(), singles: new Set() };
+  for (const t of terms) {
+    const c0 = t.charCodeAt(0);
+    if (t.length < 2) {
+      starts.singles.add(c0);
+      continue;
+    }
+    const c1 = t.charCodeAt(1);
+    starts.pairs.add(c0 * 65536 + c1);
+    if (c1 === 0x69 /* i */) starts.pairs.add(c0 * 65536 + 0x79 /* y */);
+  }
+  return starts;
+}
+
+/** Whether the word s[start, end) may give a wanted term (see {@link WordStarts}). */
+function mayGive(s: string, start: number, end: number, starts: WordStarts): boolean {
+  const c0 = s.charCodeAt(start);
+  return starts.singles.has(c0) || (end - start >= 2 && starts.pairs.has(c0 * 65536 + s.charCodeAt(start + 1)));
+}
+
+/**
+ * The word scanner over already lowercased and folded text. With `starts`,
+ * words that cannot give a wanted term ({@link WordStarts}) are skipped
+ * unprocessed, which saves the per-word slice and lookup.
+ */
+function scan(s: string, forIndex: boolean, sink: Sink, starts?: WordStarts): void {
   const n = s.length;
   let i = 0;
   while (i < n) {
@@ -249,7 +284,7 @@ function scan(s: string, forIndex: boolean, sink: Sink, firsts?: ReadonlySet<num
       }
       break;
     }
-    if (alnum && (firsts === undefined || firsts.has(s.charCodeAt(start)))) emitWord(s.slice(start, i), start, sink);
+    if (alnum && (starts === undefined || mayGive(s, start, i, starts))) emitWord(s.slice(start, i), start, sink);
   }
 }
 
@@ -314,7 +349,7 @@ const CLUSTER = /[^]\p{M}*[\u1160-\u11ff\ud7b0-\ud7ff]*\p{M}*/gu;
  */
 export function analyzeWithOffsets(text: string, only?: ReadonlySet<string>): TermOccurrence[] {
   const out: TermOccurrence[] = [];
-  const firsts = only ? new Set([...only].map((t) => t.charCodeAt(0))) : undefined;
+  const starts = only ? wordStartsOf(only) : undefined;
   const push = only
     ? (term: string, start: number, end: number) => {
         if (only.has(term)) out.push({ term, start, end });
@@ -322,7 +357,7 @@ export function analyzeWithOffsets(text: string, only?: ReadonlySet<string>): Te
     : (term: string, start: number, end: number) => void out.push({ term, start, end });
   if (!NON_ASCII.test(text)) {
     // ASCII: lowercasing keeps every offset.
-    scan(text.toLowerCase(), true, push, firsts);
+    scan(text.toLowerCase(), true, push, starts);
     return out;
   }
   // Fold cluster by cluster, remembering for each folded code unit the original cluster it came from.
@@ -338,6 +373,6 @@ export function analyzeWithOffsets(text: string, only?: ReadonlySet<string>): Te
       to.push(m.index + m[0].length);
     }
   }
-  scan(pieces.join(""), true, (term, start, end) => push(term, from[start]!, to[end - 1]!), firsts);
+  scan(pieces.join(""), true, (term, start, end) => push(term, from[start]!, to[end - 1]!), starts);
   return out;
 }

@@ -92,6 +92,8 @@ export function serveCommand(): Command {
       const warning = checkBind(flags.host, flags.allowNonLoopback ?? false);
       const log = createLogger({
         format: flags.logFormat ?? "text",
+        // One write per event-loop turn for the access log, not one per request.
+        batch: true,
         // Which process answered: a pool's access lines say so.
         ...(worker ? { fields: { worker: poolWorkerId(), pid: process.pid } } : {}),
       });

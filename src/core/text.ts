@@ -127,6 +127,8 @@ export function codePointLength(s: string): number {
   return n;
 }
 
+const HIGH_SURROGATE = /[\ud800-\udbff]/;
+
 function isHighSurrogatePair(s: string, i: number): boolean {
   const c = s.charCodeAt(i);
   if (c < 0xd800 || c > 0xdbff || i + 1 >= s.length) return false;
@@ -153,7 +155,9 @@ export class CodePointText {
   constructor(text: string) {
     this.text = text;
     const astral: number[] = [];
-    for (let i = 0; i < text.length; i++) {
+    // Most text has no surrogate at all: one native scan says so (a search builds one per hit).
+    const first = text.search(HIGH_SURROGATE);
+    for (let i = first < 0 ? text.length : first; i < text.length; i++) {
       if (isHighSurrogatePair(text, i)) {
         astral.push(i);
         i++;

@@ -145,13 +145,16 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
   });
   inFlight = guards.inFlight;
 
-  // A wrong token is refused everywhere; a missing one only where a mutating tool needs it.
-  app.addHook("preHandler", async (req, reply) => {
-    if (token !== undefined && req.headers.authorization !== undefined && !bearerMatches(req.headers.authorization, token)) {
-      sendError(req, reply, new GroundkitError("UNAUTHORIZED", "The bearer token is not valid."));
-      return reply;
-    }
-  });
+  // A wrong token is refused everywhere; a missing one only where a mutating tool needs it. Without a token
+  // configured there is nothing to check (and no hook to run per request).
+  if (token !== undefined) {
+    app.addHook("preHandler", async (req, reply) => {
+      if (req.headers.authorization !== undefined && !bearerMatches(req.headers.authorization, token)) {
+        sendError(req, reply, new GroundkitError("UNAUTHORIZED", "The bearer token is not valid."));
+        return reply;
+      }
+    });
+  }
 
   app.setErrorHandler((err, req, reply) => sendError(req, reply, err));
   app.setNotFoundHandler((req, reply) =>

@@ -73,9 +73,12 @@ interface TermList {
 }
 
 /** Memory an entry of the postings cache accounts for. */
-function cacheCost(key: string, entry: TermList): number {
-  return entry.list.bytes + 2 * key.length + 64;
+function cacheCost(key: string, entry: TermList | null): number {
+  return (entry?.list.bytes ?? 0) + 2 * key.length + 64;
 }
+
+/** The part of the cache budget for short lists and absent terms. */
+const SHORT_CACHE_SHARE = 0.25;
 
 /** Answers queries and statistics from the committed (or the caller's) state. */
 export class PostingsReader {
@@ -88,6 +91,15 @@ export class PostingsReader {
   /** (segment uid, term) -> its postings, least recently used first. */
   private readonly lists = new Map<string, TermList>();
   private listBytes = 0;
+  /**
+   * (segment uid, term) -> a short list (its bytes copied out of its leaf) or
+   * null (the segment lacks the term), least recently used first: what a
+   * lookup costs most for a short list is finding it (a leaf read and a scan
+   * through its terms), not its bytes, so these are kept too, in a budget of
+   * their own ({@link SHORT_CACHE_SHARE} of the cache) that long lists cannot evict.
+   */
+  private readonly shortLists = new Map<string, TermList | null>();
+  private shortBytes = 0;
 
   constructor(
     private readonly tables: PostingsTables,
@@ -151,12 +163,31 @@ export class PostingsReader {
       this.lists.set(cacheKey, hit);
       return hit;
     }
+    const short = this.shortLists.get(cacheKey);
+    if (short !== undefined) {
+      this.shortLists.delete(cacheKey);
+      this.shortLists.set(cacheKey, short);
+      return short;
+    }
     let found: TermList | null = null;
     const c = seekTerm(s, seg.id, term);
-    if (c !== undefined) found = { ord: c.ord, list: new PostingList(termPostings(s, seg.id, c), c.df, c.maxTf, c.minDl) };
-    // Only long lists are worth keeping: they cost most to read, belong to the
-    // few common terms that recur across queries, and caching every short one
-    // would churn the cache (and the garbage collector) on rare-term queries.
+    if (c !== undefined) {
+      let data = termPostings(s, seg.id, c);
+      // A short list is kept as a copy: an inline one is a view of its whole leaf.
+      if (this.cacheBytes > 0 && data.length < CACHE_MIN_BYTES) data = data.slice();
+      found = { ord: c.ord, list: new PostingList(data, c.df, c.maxTf, c.minDl) };
+    }
+    if (this.cacheBytes > 0 && (found === null || found.list.data.length < CACHE_MIN_BYTES)) {
+      this.shortLists.set(cacheKey, found);
+      this.shortBytes += cacheCost(cacheKey, found);
+      while (this.shortBytes > this.cacheBytes * SHORT_CACHE_SHARE) {
+        const oldest = this.shortLists.keys().next().value!;
+        this.shortBytes -= cacheCost(oldest, this.shortLists.get(oldest)!);
+        this.shortLists.delete(oldest);
+      }
+      return found;
+    }
+    // Long lists cost most to read and belong to the few common terms that recur across queries.
     if (this.cacheBytes > 0 && found !== null && found.list.data.length >= CACHE_MIN_BYTES) {
       this.lists.set(cacheKey, found);
       this.listBytes += cacheCost(cacheKey, found);

@@ -19,7 +19,7 @@ import type {
   StoredDocument,
   VectorIndexStatus,
 } from "../store.js";
-import { CHUNK_COLUMNS, chunkMetadataJson, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, statsOf, toChunk, toDocument, type DocumentRow, type JoinedRow } from "../rows.js";
+import { CHUNK_COLUMNS, chunkMetadataJson, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, joinedRowOfRaw, statsOf, toChunk, toDocument, type DocumentRow, type JoinedRow } from "../rows.js";
 import type { Db } from "./db.js";
 import { openDatabase } from "./open-database.js";
 import { filteredChunkIds } from "./filter-sql.js";
@@ -93,6 +93,8 @@ export class SqliteStore implements Store {
   private seenPending: string[] = [];
   private readonly functions: SqlFunctions;
   private readonly ann: AnnIndex;
+  /** A deferred read transaction around `fn` (one snapshot), made once. */
+  private readonly readTx: { deferred: (fn: () => unknown) => unknown };
 
   private constructor(
     readonly db: Db,
@@ -102,6 +104,7 @@ export class SqliteStore implements Store {
     this.functions = registerFunctions(db);
     this.ann = new AnnIndex(db, path, !db.readonly, vectorIndex);
     this.postings = new PostingsIndex(db);
+    this.readTx = db.transaction((fn: () => unknown) => fn());
     this.stmts = {
       docBySource: db.prepare("SELECT * FROM documents WHERE source = ?"),
       docStateBySource: db.prepare("SELECT fingerprint, base_dir FROM documents WHERE source = ?"),
@@ -118,10 +121,13 @@ export class SqliteStore implements Store {
         `SELECT ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.chunk_id = ?`,
       ),
       // Every search hydrates its hits with this: prepared once, not per query.
-      chunksByRowid: db.prepare(
-        `SELECT c.id AS rowid_, ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id
-         WHERE c.id IN (SELECT value FROM json_each(?))`,
-      ),
+      // Raw rows, in the column order joinedRowOfRaw reads.
+      chunksByRowid: db
+        .prepare(
+          `SELECT c.id AS rowid_, ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id
+           WHERE c.id IN (SELECT value FROM json_each(?))`,
+        )
+        .raw(),
       getMeta: db.prepare("SELECT value FROM meta WHERE key = ?").pluck(),
       setMeta: db.prepare(
         "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -296,6 +302,17 @@ export class SqliteStore implements Store {
   }
 
   searchLexical(terms: string[], limit: number, filter?: ChunkFilter): ScoredChunk[] {
+    // One read snapshot for the filter, the postings and the hits' rows: they agree, and the snapshot
+    // (the WAL read lock) is taken once per search rather than once per statement group.
+    return this.lexicalRead(() => this.searchLexicalInSnapshot(terms, limit, filter));
+  }
+
+  /** Run `fn` in one read snapshot: a deferred transaction, or the caller's open one. */
+  private lexicalRead<T>(fn: () => T): T {
+    return this.db.inTransaction ? fn() : (this.readTx.deferred(fn) as T);
+  }
+
+  private searchLexicalInSnapshot(terms: string[], limit: number, filter?: ChunkFilter): ScoredChunk[] {
     const allowed = filter ? this.filteredRowids(filter) : undefined;
     if (allowed?.size === 0) return [];
     const hits = this.postings.search(terms, limit, allowed ? { allow: (rowid) => allowed.has(rowid) } : {});
@@ -358,8 +375,12 @@ export class SqliteStore implements Store {
   }
 
   private chunksByRowid(rowids: number[]): Map<number, JoinedRow> {
-    const rows = this.stmts.chunksByRowid.all(JSON.stringify(rowids)) as Array<JoinedRow & { rowid_: number }>;
-    return new Map(rows.map((r) => [r.rowid_, r]));
+    const out = new Map<number, JoinedRow>();
+    for (const raw of this.stmts.chunksByRowid.all(JSON.stringify(rowids)) as unknown[][]) {
+      const row = joinedRowOfRaw(raw);
+      out.set(row.rowid_, row);
+    }
+    return out;
   }
 
   /** Every chunk's rowid and text, in rowid order (for re-embedding). */
