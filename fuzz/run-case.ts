@@ -11,7 +11,7 @@ import { classOf, pdfPageStarts, type DocKind } from "./corpus-gen.js";
 import type { CaseSpec } from "./case-spec.js";
 import { MUTATIONS, type MutationKind, type MutationOutcome } from "./mutations.js";
 import type { PermissionSupport } from "./nobody.js";
-import { expectVerdict, judge, sha256Hex, type Availability, type CitedSpan, type Expectation, type Failure } from "./oracle.js";
+import { expectVerdict, judge, linesMoved, sha256Hex, type Availability, type CitedSpan, type Expectation, type Failure } from "./oracle.js";
 import { Rng, mixSeed } from "./rng.js";
 import type { StoreTarget } from "./store-target.js";
 import { buildWorld, destroyWorld, HarnessError, type PageServer, type World } from "./world.js";
@@ -274,6 +274,10 @@ function judgeOne(world: World, span: CitedSpan, answer: Answer, outcome: Mutati
   const avail = availabilityOf(world, span.doc, outcome);
   const originalKnown = world.store.getChunk(span.citation.chunk_id)?.text_hash === span.citation.text_hash;
   const exp: Expectation = expectVerdict(span, avail, originalKnown);
+  // HTML citations name the file's lines too (ADR 0017): moved lines may make unchanged text drifted.
+  if (exp.verdict === "verified" && classOf(doc.spec.kind) === "extracted" && doc.spec.model.type === "html" && (outcome.indexChanged || linesMoved(doc.placedBytes, doc.bytes))) {
+    exp.orDrifted = true;
+  }
   const base = {
     docKind: doc.spec.kind,
     sourceClass: classOf(doc.spec.kind),

@@ -78,6 +78,8 @@ export interface WorldDoc {
   urlPath?: string;
   /** Bytes currently on disk (path documents) or served (URL documents). */
   bytes: Uint8Array;
+  /** The bytes first placed (what the first ingest read). */
+  placedBytes: Uint8Array;
   /** The content indexed at ingest (from the model). */
   content: string;
 }
@@ -146,13 +148,13 @@ export async function buildWorld(
       server.set(urlPath, contentTypeOf(spec.kind), bytes);
       const source = server.base + urlPath;
       const documentId = documentIdFor(source);
-      placed.push({ spec, source, documentId, path: join(indexDir, `${COLLECTION}.snapshots`, documentId), urlPath, bytes, content: modelContent(spec.model) });
+      placed.push({ spec, source, documentId, path: join(indexDir, `${COLLECTION}.snapshots`, documentId), urlPath, bytes, placedBytes: bytes, content: modelContent(spec.model) });
     } else {
       const sub = spec.dir ? join(docsDir, spec.dir) : docsDir;
       mkdirSync(sub, { recursive: true });
       const path = join(sub, file);
       writeFileSync(path, bytes);
-      placed.push({ spec, source: path, documentId: documentIdFor(path), path, bytes, content: modelContent(spec.model) });
+      placed.push({ spec, source: path, documentId: documentIdFor(path), path, bytes, placedBytes: bytes, content: modelContent(spec.model) });
     }
   }
   const storeConfig = target.configFor(tag);

@@ -13,7 +13,7 @@ import { Rng } from "../fuzz/rng.js";
 import { rawIndexMap } from "../fuzz/edits.js";
 import { runFuzz, type FuzzReport } from "../fuzz/fuzz.js";
 import { MUTATION_KINDS } from "../fuzz/mutations.js";
-import { expectVerdict, judge, sha256Hex, snapshotAvailability, textAvailability, type CitedSpan } from "../fuzz/oracle.js";
+import { expectVerdict, judge, linesMoved, sha256Hex, snapshotAvailability, textAvailability, type CitedSpan } from "../fuzz/oracle.js";
 import { runSoak, type SoakReport } from "../fuzz/soak.js";
 import { runTorture, type TortureReport } from "../fuzz/torture.js";
 import { renderReliabilityDoc } from "../fuzz/write-reliability-doc.js";
@@ -48,6 +48,23 @@ describe("the oracle", () => {
     });
     expect(expectVerdict(span, { readable: true, content: moved }, false)).toMatchObject({ verdict: "drifted", relocated: null });
     expect(expectVerdict(span, { readable: false, reason: "escapes" }, true)).toEqual({ verdict: "unresolvable", reason: "escapes" });
+  });
+
+  it("lets an HTML citation whose file lines moved be drifted for it, never turns drifted into verified", () => {
+    const enc = (t: string): Uint8Array => new TextEncoder().encode(t);
+    expect(linesMoved(enc("<p>a</p>\n<p>b</p>"), enc("<p>c</p>\n<p>d</p>"))).toBe(false);
+    expect(linesMoved(enc("<p>a</p>\n<p>b</p>"), enc("<p>a</p> <p>b</p>"))).toBe(true);
+    expect(linesMoved(enc("<p>a</p> <p>b</p>"), enc("<p>a</p>\n<p>b</p>"))).toBe(true);
+    expect(linesMoved(enc("a\r\nb"), enc("a\r\nb"))).toBe(false);
+    const span = cited(6, 12);
+    const moved = { ...expectVerdict(span, { readable: true, content }, true), orDrifted: true };
+    const linesOnly: Verification = { verdict: "drifted", detail: "the text is unchanged at code points 6-12, but now on file lines 3-3 (cited 1-1)." };
+    expect(judge(moved, linesOnly, span)).toEqual([]);
+    expect(judge(moved, { verdict: "verified", detail: "the text at code points 6-12 matches the cited hash." }, span)).toEqual([]);
+    const otherDrift: Verification = { verdict: "drifted", detail: "the text at code points 6-12 differs from what was cited." };
+    expect(judge(moved, otherDrift, span).map((f) => f.kind)).toEqual(["detail-mismatch"]);
+    const drifted = { ...expectVerdict(span, { readable: true, content: "x" + content }, true), orDrifted: true };
+    expect(judge(drifted, { verdict: "verified", detail: "matches" }, span).map((f) => f.kind)).toEqual(["false-verified"]);
   });
 
   it("locates moved text at the occurrence nearest the old start, the earlier one on a tie", () => {
