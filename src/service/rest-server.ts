@@ -204,6 +204,7 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
     const authed = token !== undefined && bearerMatches(req.headers.authorization, token);
     const note = noteOf(req);
     const server = createMcpServer(ctx, {
+      ...callerOf(req, reply),
       mutating: authed,
       log,
       scrubber,
@@ -340,6 +341,7 @@ function registerRoute(
         metrics: observe.metrics,
         headers: req.headers,
         onTrace: (traceId) => (note.traceId = traceId),
+        ...callerOf(req, reply),
       };
       if (tool.streams && wantsEvents(req)) {
         // Arguments are checked before the stream starts, so a bad request still gets its 4xx.
@@ -351,6 +353,17 @@ function registerRoute(
       return reply.type(JSON_TYPE).send(output);
     },
   });
+}
+
+/**
+ * Who a request is for and a signal that aborts once its response is closed:
+ * answered (the deadline's 504 included) or the connection gone. Work still
+ * queued for it after that is wasted, so it is dropped (core/request-scope.ts).
+ */
+function callerOf(req: FastifyRequest, reply: FastifyReply): { client: string; signal: AbortSignal } {
+  const gone = new AbortController();
+  reply.raw.once("close", () => gone.abort());
+  return { client: req.socket.remoteAddress ?? "unknown", signal: gone.signal };
 }
 
 /** JSON Schema types of a tool's fields, to read typed values from a query string. */
