@@ -149,7 +149,8 @@ export function serveCommand(): Command {
         context,
         token,
         host: flags.host,
-        port: poolPort() ?? flags.port,
+        port: flags.port,
+        handedConnections: worker ? { port: poolPort()! } : undefined,
         allowedHosts: flags.allowedHost,
         maxConcurrency: flags.maxConcurrency,
         requestTimeoutMs: flags.requestTimeout * 1000,
@@ -159,13 +160,13 @@ export function serveCommand(): Command {
         ...(pool
           ? {
               renderMetrics: async (own) => {
-                joined ??= pool(own.registry);
+                joined ??= pool(own.registry, server.app.server);
                 return { contentType: own.registry.contentType, body: await joined.poolMetrics() };
               },
             }
           : {}),
       });
-      if (pool) joined ??= pool(server.metrics.registry);
+      if (pool) joined ??= pool(server.metrics.registry, server.app.server);
       if (token !== undefined && token.length < 16 && !worker) log.warn("GROUNDKIT_API_TOKEN is shorter than 16 characters");
       // In a pool the primary announces the address once every worker listens.
       if (worker) log.info("worker ready", { url: server.url });
@@ -178,6 +179,8 @@ export function serveCommand(): Command {
       await watch?.close();
       // Fastify waits for in-flight requests; new ones on kept-alive connections get 503.
       await server.close();
+      // A pool worker's server listens on nothing, so its close does not wait for the connections it was handed.
+      await joined?.drained();
       if (worker) process.disconnect?.();
     }),
   );

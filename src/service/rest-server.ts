@@ -42,6 +42,12 @@ export interface RestServerOptions {
    * `grk serve --workers N` asks its primary for the sum over the pool.
    */
   renderMetrics?: ((own: ServerMetrics) => Promise<{ contentType: string; body: string }>) | undefined;
+  /**
+   * A worker of `grk serve --workers N`: connections are accepted by the pool's
+   * primary and handed in (`app.server.emit("connection")`), so this server
+   * listens on nothing; `port` is the pool's.
+   */
+  handedConnections?: { port: number } | undefined;
 }
 
 /** A listening server. */
@@ -237,16 +243,22 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
   app.delete("/mcp", noStream);
 
   const wanted = opts.port ?? 8765;
-  try {
-    await app.listen({ host, port: wanted });
-  } catch (err) {
-    await app.close();
-    if ((err as { code?: unknown }).code === "EADDRINUSE") {
-      throw new GroundkitError("PORT_IN_USE", `Port ${wanted} on ${host} is already in use.`, { host, port: wanted }, { cause: err });
+  let port: number;
+  if (opts.handedConnections) {
+    await app.ready();
+    port = opts.handedConnections.port;
+  } else {
+    try {
+      await app.listen({ host, port: wanted });
+    } catch (err) {
+      await app.close();
+      if ((err as { code?: unknown }).code === "EADDRINUSE") {
+        throw new GroundkitError("PORT_IN_USE", `Port ${wanted} on ${host} is already in use.`, { host, port: wanted }, { cause: err });
+      }
+      throw err;
     }
-    throw err;
+    port = (app.server.address() as AddressInfo).port;
   }
-  const port = (app.server.address() as AddressInfo).port;
   hosts = allowedHostValues(host, port, opts.allowedHosts ?? []);
   const urlHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
   return {
