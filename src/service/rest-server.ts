@@ -11,7 +11,7 @@ import { GroundkitError } from "../core/errors.js";
 import { createLogger, type Logger } from "../obs/logger.js";
 import { ServerMetrics, type Transport } from "../obs/server-metrics.js";
 import { PathScrubber, toErrorEnvelope } from "./errors-to-http.js";
-import { allowedHostValues, bearerMatches, installGuards, requestIdFor } from "./http-guards.js";
+import { allowedHostValues, bearerMatches, installGuards, limitConnectionsPerClient, requestIdFor } from "./http-guards.js";
 import { createMcpServer, SERVER_VERSION } from "./mcp-server.js";
 import { buildOpenApi, jsonSchemaOf } from "./openapi.js";
 import type { ServiceContext } from "./service-context.js";
@@ -34,8 +34,12 @@ export interface RestServerOptions {
   /** Deadline per request (default 30 s); ingest gets `longRequestTimeoutMs` (default 10 min). */
   requestTimeoutMs?: number | undefined;
   longRequestTimeoutMs?: number | undefined;
-  /** Requests in flight before answering 503 (default 256). */
+  /** Requests in flight before answering 503 (default 256); one still receiving its body takes its slot once the body is in. */
   maxConcurrency?: number | undefined;
+  /** Connections one client address may hold open; more are closed at once (default 128). */
+  maxConnectionsPerClient?: number | undefined;
+  /** Slowest a request body may arrive once its first 2 s have passed, in bytes per second (default 1024; 408 below). */
+  minBodyBytesPerSecond?: number | undefined;
   log?: Logger | undefined;
   /**
    * What GET /metrics answers (default: this server's own metrics). A worker of
@@ -63,6 +67,9 @@ export interface RunningServer {
 }
 
 const JSON_TYPE = "application/json; charset=utf-8";
+
+/** A body's first 2 s are not rate-checked: a client's first round trips are not a rate. */
+const BODY_GRACE_MS = 2_000;
 
 /** What a request's tool call left for its access-log line. */
 interface RequestNote {
@@ -97,9 +104,11 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
     return note;
   };
   let inFlight = (): number => 0;
+  let receivingBody = (): number => 0;
   const metrics = new ServerMetrics({
     openCollections: () => ctx.collections.openCount(),
     inFlight: () => inFlight(),
+    receivingBody: () => receivingBody(),
     maxConcurrency,
   });
 
@@ -148,8 +157,12 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
     onFinished: (req, status, seconds) => metrics.httpRequest(req.method, req.routeOptions.url ?? "unmatched", status, seconds),
     onShed: () => metrics.shed(),
     sendError,
+    minBodyBytesPerSecond: opts.minBodyBytesPerSecond ?? 1024,
+    bodyGraceMs: BODY_GRACE_MS,
   });
+  limitConnectionsPerClient(app.server, opts.maxConnectionsPerClient ?? 128, () => metrics.shed());
   inFlight = guards.inFlight;
+  receivingBody = guards.receivingBody;
 
   // A wrong token is refused everywhere; a missing one only where a mutating tool needs it. Without a token
   // configured there is nothing to check (and no hook to run per request).
