@@ -10,6 +10,8 @@
  * extraction. Orderings and counts only, no time thresholds.
  */
 import { request, type ClientRequest } from "node:http";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -129,5 +131,18 @@ describe("verification under hostile clients", () => {
     expect((await post("/v1/verify", { citation: citations.get("warm.pdf") }, "127.0.0.1").done).json.verdict).toBe("verified");
     expect(getExtractionPool().stats().started - before.pool.started).toBe(2);
     expect(hostileAnswered).toBe(0);
+  });
+
+  it("abandons the extraction of an MCP call whose client went away", { timeout: 120_000 }, async () => {
+    const before = getExtractionPool().stats();
+    const client = new Client({ name: "groundkit-cancel-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", server.url)));
+    const call = client.callTool({ name: "verify_citation", arguments: { citation: citations.get("slow-a.pdf") } });
+    call.catch(() => undefined);
+    await until(() => getExtractionPool().stats().started - before.started === 1);
+    // Closing the transport aborts the call's HTTP request: the server sees its connection go.
+    await client.close();
+    await until(() => getExtractionPool().stats().abandonedRunning - before.abandonedRunning === 1);
+    await expect(call).rejects.toThrow();
   });
 });
