@@ -83,6 +83,10 @@ describe("re-extractions per search", () => {
       const body = (await res.json()) as { results: { citation: { source: string }; verification: { verdict: string } }[] };
       return body.results.map((h) => ({ source: h.citation.source, verdict: h.verification.verdict }));
     };
+    const one = join(docs, "one.pdf");
+    // A whole-second mtime, so restoring it after the swap gives back exactly the same value.
+    const fixed = new Date(Date.UTC(2024, 0, 1));
+    utimesSync(one, fixed, fixed);
     try {
       const started = (): number => getExtractionPool().stats().started;
       const first = started();
@@ -94,12 +98,10 @@ describe("re-extractions per search", () => {
       await search();
       expect(started()).toBe(afterFirst);
 
-      const one = join(docs, "one.pdf");
-      const { atime, mtime, size } = statSync(one);
-      const swapped = await sameSizeOther(size);
-      writeFileSync(one, swapped);
-      utimesSync(one, atime, mtime);
-      expect(statSync(one).mtimeMs).toBe(mtime.getTime());
+      const { mtimeMs, size } = statSync(one);
+      writeFileSync(one, await sameSizeOther(size));
+      utimesSync(one, fixed, fixed);
+      expect(statSync(one)).toMatchObject({ mtimeMs, size });
       const again = await search();
       expect(started()).toBe(afterFirst + 1);
       const verdicts = new Set(again.filter((h) => h.source === one).map((h) => h.verdict));
