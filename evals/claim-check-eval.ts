@@ -94,7 +94,7 @@ function paraphrase(s: string, rand: Rand): string | undefined {
       return s.replace(re, to);
     },
     () => {
-      const m = /\b(\d{1,2})\b(?![.,:]\d)/.exec(s);
+      const m = /(?<![\d.,:])\b(\d{1,2})\b(?![.,:]\d)/.exec(s);
       const word = m ? Object.entries(WORD_VALUE).find(([, v]) => v === Number(m[1]))?.[0] : undefined;
       return m && word ? s.slice(0, m.index) + word + s.slice(m.index + m[1]!.length) : undefined;
     },

@@ -17,6 +17,6 @@ describe("claim-check evaluation", () => {
     expect(r.mutated.negation.rate).toBeGreaterThanOrEqual(0.8);
     expect(r.mutated.entity.rate).toBeGreaterThanOrEqual(0.7);
     expect(r.mutated.unit.rate).toBeGreaterThanOrEqual(0.8);
-    expect(r.false_alarm_rate).toBeLessThanOrEqual(0.03);
+    expect(r.false_alarm_rate).toBeLessThanOrEqual(0.02);
   });
 });

@@ -18,6 +18,7 @@
  * A claim that passes is not proven true (paraphrase is not checked); one that
  * fails says something the passages do not, and names it.
  */
+import { findQuotes } from "./answer-text.js";
 
 /** What in a claim is not in the passages it cites. */
 export interface ClaimMismatch {
@@ -179,6 +180,13 @@ function contentWords(text: string): Set<string> {
   return out;
 }
 
+/** `text` with its quoted spans blanked. */
+function withoutQuotes(text: string): string {
+  let out = text;
+  for (const q of findQuotes(text)) out = out.slice(0, q.start) + " ".repeat(q.end - q.start) + out.slice(q.end);
+  return out;
+}
+
 /** Sentences of a passage: a line break inside a paragraph does not end one, a blank line or a list item does. */
 function sentencesOf(text: string): string[] {
   return text
@@ -247,7 +255,8 @@ export function checkClaim(claim: string, evidence: readonly string[]): ClaimMis
   }
   if (match !== undefined) {
     const mine = NEGATION.exec(claim)?.[0];
-    const theirs = NEGATION.exec(match.sentence)?.[0];
+    // Quoted words in the passage (`language = "none"`) are mentioned, not asserted, as the claim's own quotes are.
+    const theirs = NEGATION.exec(withoutQuotes(match.sentence))?.[0];
     if ((mine === undefined) !== (theirs === undefined)) {
       mismatches.push(
         mine !== undefined
