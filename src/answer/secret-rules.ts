@@ -204,7 +204,7 @@ const CONTEXT: PatternRule[] = [
   // YAML block scalar: `password: |` / `>-` followed by indented lines — the lines go.
   {
     kind: "credential",
-    pattern: /^([ \t]{0,40})["']?([A-Za-z_][\w.-]{0,80})["']?[ \t]{0,4}:[ \t]{0,4}[|>][-+0-9]{0,2}[ \t]{0,40}\r?\n((?:\1[ \t]{1,40}[^\n]{0,4096}(?:\n|$)){1,200})/dgm,
+    pattern: /^([ \t]{0,40})["']?([A-Za-z_][\w.-]{0,80})["']?[ \t]{0,4}:[ \t]{0,4}(?:![\w!/.-]{1,40}[ \t]{1,4})?[|>][-+0-9]{0,2}[ \t]{0,40}\r?\n((?:\1[ \t]{1,40}[^\n]{0,4096}(?:\n|$)){1,200})/dgm,
     group: 3,
     nameGroup: 2,
   },
@@ -229,7 +229,7 @@ const CONTEXT: PatternRule[] = [
   // --password VALUE, --token=VALUE, -password VALUE: any tool's option naming a secret.
   {
     kind: "credential",
-    pattern: /(?:^|\s)--?(?:password|passwd|pass|pwd|passphrase|token|secret|api-key|apikey|access-token|auth-token|client-secret|secret-key|access-key|private-key-password)(?:=|\s{1,4})(\S{1,1024})/dgim,
+    pattern: /(?:^|\s)--?(?:[a-z0-9]{1,20}-){0,3}(?:password|passwd|pass|pwd|passphrase|token|secret|api-key|apikey|access-token|auth-token|client-secret|secret-key|access-key)(?:=|\s{1,4})(\S{1,1024})/dgim,
     group: 1,
     valueCheck: true,
   },
