@@ -814,15 +814,15 @@ export class Collection {
     }
     const chat = await createChatProvider(config);
     const baseDir = opts.baseDir;
-    const chunksByDocument = new Map<string, ChunkPiece[]>();
+    const chunksByDocument = new Map<string, Promise<ChunkPiece[]>>();
     const sources: AnswerSources = {
       collection: this.name,
       search: (query, o) => this.search(query, { ...o, baseDir }),
-      passageContext: (hit) => {
+      passageContext: async (hit) => {
         // One read of a document's chunks per answer, however many of its passages were retrieved.
         let chunks = chunksByDocument.get(hit.document_id);
         if (!chunks) chunksByDocument.set(hit.document_id, (chunks = this.store.chunksOf(hit.document_id)));
-        return passageContext(chunks, hit.text, hit.citation.start_offset, hit.citation.end_offset);
+        return passageContext(await chunks, hit.text, hit.citation.start_offset, hit.citation.end_offset);
       },
       ...this.groundingChecks(baseDir),
     };

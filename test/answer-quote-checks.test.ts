@@ -32,23 +32,23 @@ beforeAll(async () => {
   writeFileSync(join(docs, "migration.md"), MIGRATION);
   indexDir = join(dir, ".groundkit");
   await ingest(indexDir, [docs]);
-  const col = openCollection({ indexDir });
+  const col = await openCollection({ indexDir });
   try {
     const found = await col.search("retained backups kept migration unsafe cache", { topK: 5 });
     // Passage [1] is retention.md, [2] migration.md, whatever the ranking.
     hits = ["retention.md", "migration.md"].map((name) => found.find((h) => h.citation.source.endsWith(name))!);
   } finally {
-    col.close();
+    await col.close();
   }
 });
 afterAll(() => cleanup());
 
 async function ground(answer: string) {
-  const col = openCollection({ indexDir });
+  const col = await openCollection({ indexDir });
   try {
     return await col.ground(answer, hits);
   } finally {
-    col.close();
+    await col.close();
   }
 }
 
@@ -150,14 +150,14 @@ describe("unquoted claims are checked against the passages they cite (#8)", () =
       const n = /\[(\d+)\] \(retention\.md/.exec(prompt)?.[1] ?? "1";
       return { text: `Backups are kept for 999 days [${n}].` };
     });
-    const col = openCollection({ indexDir });
+    const col = await openCollection({ indexDir });
     try {
       const chat = { provider: "openai", base_url: `${s.origin}/v1`, model: "gpt-test", allow_private_network: true } as ChatConfig;
       const r = await col.answer("how long are backups kept", { chat });
       expect(r.grounding.verdict).toBe("ungrounded");
       expect(r.grounding.sentences[0]!.mismatches[0]).toMatchObject({ kind: "number", claim: "999 days" });
     } finally {
-      col.close();
+      await col.close();
       await s.close();
     }
   });

@@ -63,14 +63,14 @@ async function askOver(indexDir: string, question: string): Promise<{ sent: stri
   const s = await startChatServer(() => ({ text: "The deploy key is rotated every year [1]." }));
   servers.push(s);
   const chat = { provider: "openai", base_url: `${s.origin}/v1`, model: "gpt-test", allow_private_network: true } as ChatConfig;
-  const col = openCollection({ indexDir });
+  const col = await openCollection({ indexDir });
   try {
     const r = await col.answer(question, { chat, topK: 20 });
     // What the provider got besides the question itself (which the user typed).
     const sent = s.requests.map((q) => q.raw.replace(JSON.stringify(question).slice(1, -1), "")).join("\n");
     return { sent, total: r.redaction.total, passages: r.trimming?.passages_sent ?? 0 };
   } finally {
-    col.close();
+    await col.close();
   }
 }
 

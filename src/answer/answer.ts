@@ -27,7 +27,7 @@ export interface AnswerSources extends GroundingChecks {
   collection: string;
   search(query: string, opts: { topK: number; mode: SearchMode; filters?: readonly string[] | undefined; rerank?: boolean | undefined }): Promise<SearchHit[]>;
   /** The stored document text around a hit, so redaction sees secrets that cross the passage's edges. */
-  passageContext?(hit: SearchHit): PassageContext | undefined;
+  passageContext?(hit: SearchHit): Promise<PassageContext | undefined>;
 }
 
 /** Options of one answer. */
@@ -177,7 +177,8 @@ export async function answerQuestion(
     };
   }
 
-  const promptPassages: PromptPassage[] = hits.map((h) => ({ text: redactor.apply(h.text, redactor.enabled ? sources.passageContext?.(h) : undefined), label: redactor.apply(labelOf(h)) }));
+  const contexts = redactor.enabled && sources.passageContext ? await Promise.all(hits.map((h) => sources.passageContext!(h))) : [];
+  const promptPassages: PromptPassage[] = hits.map((h, i) => ({ text: redactor.apply(h.text, contexts[i]), label: redactor.apply(labelOf(h)) }));
   const { messages, trimming, sent } = answerPrompt(redactor.apply(question), promptPassages, config.max_prompt_tokens ?? DEFAULT_MAX_PROMPT_TOKENS);
   const onEvent = opts.onEvent;
   const completion = await chat.complete(messages, onEvent ? { onToken: (text) => onEvent({ type: "token", text }) } : {});
