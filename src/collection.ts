@@ -9,7 +9,7 @@
  *   const hits = await col.search("how are citations checked", { verify: true });
  *   await col.close();
  */
-import { cpSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, rmSync } from "node:fs";
 import { isAbsolute, join, resolve, sep } from "node:path";
 import { checkCollectionName } from "./core/collection-name.js";
 import { DEFAULTS, type StoreConfig } from "./core/config.js";
@@ -30,7 +30,7 @@ import { DOCUMENT_CHARS, readDocumentLines, type DocumentLines } from "./cite/re
 import { looksLikeIdPrefix, resolveIdPrefix } from "./core/id-prefix.js";
 import { hasUrlScheme } from "./net/url-shape.js";
 import { SnapshotStore } from "./store/snapshots.js";
-import { checkIndexDirIfPresent, ensureIndexDir, storeOpenError } from "./store/index-dir.js";
+import { backendOf, storeKindOf, type OpenedStore, type StoreProbe, type VectorIndexTuning } from "./store/backends.js";
 import { bindProvider, identityMeta, recordedIdentity } from "./embed/binding.js";
 import type { VectorCache } from "./embed/vector-cache.js";
 import type { EmbeddingIdentity, EmbeddingProvider } from "./embed/provider.js";
@@ -45,12 +45,10 @@ import { DEFAULT_DENSE_MIN_SCORE } from "./retrieve/dense.js";
 import { applyMinScore, checkMinScore, explainNoResults, type NoResults } from "./retrieve/no-results.js";
 import { bestPassage, queryMarkTerms } from "./retrieve/passage.js";
 import { rankChunks, type RetrievalSettings, type SearchMode } from "./retrieve/search-pipeline.js";
+import type { LockHolder } from "./store/writer-lock-holder.js";
+import type { Store } from "./store/store.js";
 import { SqliteStore } from "./store/sqlite/sqlite-store.js";
-import { PostgresStore } from "./store/postgres/postgres-store.js";
-import { withWriterLock, WriterLock, type LockHolder } from "./store/sqlite/writer-lock.js";
 import type { NewChunk, ScoredChunk, StoreStats, StoredChunk, StoredDocument, VectorIndexStatus } from "./store/store.js";
-import type { AnnOptions } from "./store/sqlite/ann-index.js";
-import { removeAnnFiles } from "./store/sqlite/ann-file.js";
 import { formatIssues } from "./core/validation.js";
 import { repairCollection, runHealthChecks, type DoctorCheck, type HealthParts, type RepairAction, type SampleOutcome } from "./collection-health.js";
 import { answerQuestion, type AnswerOptions, type AnswerReport, type AnswerSources } from "./answer/answer.js";
@@ -87,7 +85,7 @@ export interface OpenCollectionOptions extends CollectionLocation {
   /** Answer document embeddings from this cache and store new ones in it (eval reruns). */
   vectorCache?: VectorCache | undefined;
   /** How dense search uses the ANN index (default: HNSW from 10k vectors up; `mode: "exact"` never). */
-  vectorIndex?: AnnOptions | undefined;
+  vectorIndex?: VectorIndexTuning | undefined;
   /** The chat model `answer` writes with (a config file's `chat` section). */
   chat?: ChatConfig | undefined;
 }
@@ -234,133 +232,79 @@ export interface CollectionStatus extends StoreStats {
   chunker: RecordedChunking | null;
 }
 
-const FILE_SUFFIX = ".sqlite3";
-
-function locate(loc: CollectionLocation): { indexDir: string; name: string; file: string } {
+function locate(loc: CollectionLocation): { indexDir: string; name: string } {
   const indexDir = resolve(loc.indexDir ?? DEFAULTS.indexDir);
   const name = checkCollectionName(loc.collection ?? DEFAULTS.collection);
-  return { indexDir, name, file: join(indexDir, name + FILE_SUFFIX) };
+  return { indexDir, name };
 }
 
 /** Open a collection. Throws COLLECTION_NOT_FOUND unless it exists or `create` is set. */
 export async function openCollection(opts: OpenCollectionOptions = {}): Promise<Collection> {
-  const { indexDir, name, file } = locate(opts);
+  const { indexDir, name } = locate(opts);
   // Refuse bad limits up front, not once per file.
   resolveExtractionLimits(opts.extraction);
-  if (opts.store?.kind === "postgres") {
-    // The index is in PostgreSQL; the index dir keeps only URL snapshots (docs/postgres.md).
-    if (opts.create) ensureIndexDir(indexDir);
-    else checkIndexDirIfPresent(indexDir);
-    const store = await PostgresStore.open(opts.store, name, { create: opts.create ?? false });
-    return new Collection(name, indexDir, store.location, store, opts);
-  }
-  const existed = safeIsFile(file);
-  if (opts.create) ensureIndexDir(indexDir);
-  else {
-    checkIndexDirIfPresent(indexDir);
-    if (!safeIsFile(file)) throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${name}' does not exist in ${indexDir}.`);
-  }
-  let store: SqliteStore;
-  try {
-    store = SqliteStore.open(file, {
-      create: opts.create ?? false,
-      readonly: opts.readonly,
-      vectorIndex: opts.vectorIndex ?? annOptionsFromEnv(),
-    });
-  } catch (err) {
-    throw storeOpenError(indexDir, file, err);
-  }
-  const col = new Collection(name, indexDir, file, store, opts);
-  col.createdNow = !existed;
+  const backend = await backendOf(opts.store);
+  const opened = await backend.open(
+    { indexDir, name, store: opts.store },
+    { create: opts.create ?? false, readonly: opts.readonly, vectorIndex: opts.vectorIndex },
+  );
+  const col = new Collection(name, indexDir, opened, opts);
+  col.createdNow = opened.createdNow;
   return col;
 }
 
+/** Names of the collections of a location's store: the files of its index dir, or the schemas of its PostgreSQL server. */
+export async function listCollections(loc: { indexDir?: string | undefined; store: StoreConfig | undefined }): Promise<string[]> {
+  return (await backendOf(loc.store)).list({ indexDir: resolve(loc.indexDir ?? DEFAULTS.indexDir), store: loc.store });
+}
+
+export type { StoreProbe };
+export { storeKindOf };
+
+/** The file whose identity says a collection was deleted or replaced; undefined on a server-backed store. */
+export async function collectionFile(loc: CollectionLocation): Promise<string | undefined> {
+  const { indexDir, name } = locate(loc);
+  return (await backendOf(loc.store)).fileOf({ indexDir, name, store: loc.store });
+}
+
 /**
- * Vector index tuning from the environment (docs/vector-index.md):
- * `GROUNDKIT_ANN=exact` turns the HNSW index off (`auto`, the default, uses it
- * from `GROUNDKIT_ANN_MIN_VECTORS=N` vectors up, default 10,000).
+ * Refuse `grk doctor` on a store its checks cannot read (they read SQLite files).
  *
- * @throws GroundkitError INVALID_CONFIG for a value that is not one of those
+ * @throws GroundkitError STORE_UNSUPPORTED
  */
-function annOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): AnnOptions {
-  const mode = env.GROUNDKIT_ANN ?? "auto";
-  const min = env.GROUNDKIT_ANN_MIN_VECTORS;
-  if (mode !== "exact" && mode !== "auto") {
-    throw new GroundkitError("INVALID_CONFIG", `GROUNDKIT_ANN must be 'auto' or 'exact', got '${mode}'.`);
+export async function checkDoctorSupported(store: StoreConfig | undefined): Promise<void> {
+  const backend = await backendOf(store);
+  if (!backend.doctorChecks) {
+    throw new GroundkitError(
+      "STORE_UNSUPPORTED",
+      `grk doctor checks SQLite collections; this configuration's store is ${backend.kind}, whose own consistency checks (and backups) are the database's.`,
+    );
   }
-  if (min && !/^\d{1,9}$/.test(min)) {
-    throw new GroundkitError("INVALID_CONFIG", `GROUNDKIT_ANN_MIN_VECTORS must be a whole number, got '${min}'.`);
-  }
-  return { mode, ...(min ? { minVectors: Number(min) } : {}) };
-}
-
-function inodeOf(path: string): number | undefined {
-  try {
-    return statSync(path).ino;
-  } catch {
-    return undefined;
-  }
-}
-
-function safeIsFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** Names of the collections in an index directory, or in the PostgreSQL server `store` names. */
-export async function listCollections(indexDir: string = DEFAULTS.indexDir, store?: StoreConfig): Promise<string[]> {
-  if (store?.kind === "postgres") return PostgresStore.list(store);
-  let names: string[];
-  try {
-    names = readdirSync(resolve(indexDir));
-  } catch {
-    return [];
-  }
-  return names
-    .filter((n) => n.endsWith(FILE_SUFFIX))
-    .map((n) => n.slice(0, -FILE_SUFFIX.length))
-    .sort();
 }
 
 /** Whether the store behind the collections answers: always for SQLite files; a bounded ping for PostgreSQL. */
-export interface StoreProbe {
-  check(): Promise<{ ok: true } | { ok: false; reason: string }>;
-  close(): Promise<void>;
-}
-
-/** How long a readiness probe waits for the database. */
-const PROBE_WAIT_MS = 2000;
-
 export function storeProbe(store: StoreConfig | undefined): StoreProbe {
-  if (store?.kind !== "postgres") return { check: () => Promise.resolve({ ok: true }), close: () => Promise.resolve() };
-  const conn = PostgresStore.probe(store);
-  return { check: () => conn.ping(PROBE_WAIT_MS), close: () => conn.close() };
+  let probe: Promise<StoreProbe> | undefined;
+  return {
+    check: async () => {
+      probe ??= backendOf(store).then((b) => b.probe());
+      return (await probe).check();
+    },
+    close: async () => {
+      if (probe) await (await probe).close();
+      probe = undefined;
+    },
+  };
 }
 
 /**
- * Delete a collection: its database, WAL files and snapshots. Refused with
+ * Delete a collection: its index and its snapshots. Refused with
  * COLLECTION_BUSY while another writer holds it (this call does not wait).
- * The empty writer-lock file stays (see docs/decisions/0006-writer-lock.md).
  */
 export async function deleteCollection(loc: CollectionLocation): Promise<void> {
-  const { indexDir, name, file } = locate(loc);
-  if (loc.store?.kind === "postgres") {
-    await PostgresStore.drop(loc.store, name);
-    rmSync(join(indexDir, `${name}.snapshots`), { recursive: true, force: true });
-    return;
-  }
-  if (!safeIsFile(file)) throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${name}' does not exist.`);
-  const lock = WriterLock.acquireNow(WriterLock.pathFor(file), { collection: name, operation: "delete" });
-  try {
-    for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true });
-    removeAnnFiles(file);
-    rmSync(join(indexDir, `${name}.snapshots`), { recursive: true, force: true });
-  } finally {
-    lock.release();
-  }
+  const { indexDir, name } = locate(loc);
+  await (await backendOf(loc.store)).drop({ indexDir, name, store: loc.store });
+  rmSync(join(indexDir, `${name}.snapshots`), { recursive: true, force: true });
 }
 
 /**
@@ -390,20 +334,21 @@ export async function removeIfUnused(loc: CollectionLocation): Promise<boolean> 
 export class Collection {
   private readonly snapshots: SnapshotStore;
   private rerankerPromise: Promise<Reranker> | undefined;
-  /** The collection file this handle has open, to notice it was deleted or replaced while a writer waited. */
-  private readonly openedInode: number | undefined;
   /** Whether opening this handle created the collection (a failed first ingest then removes it again). */
   createdNow = false;
+  private readonly store: Store;
+  /** Where the index is (a file, or a server and schema), for `status`. */
+  readonly path: string;
 
   constructor(
     readonly name: string,
     readonly indexDir: string,
-    readonly path: string,
-    private readonly store: SqliteStore | PostgresStore,
+    private readonly opened: OpenedStore,
     private readonly options: OpenCollectionOptions = {},
   ) {
     this.snapshots = new SnapshotStore(join(indexDir, `${name}.snapshots`));
-    this.openedInode = inodeOf(path);
+    this.store = opened.store;
+    this.path = opened.location;
   }
 
   /**
@@ -419,17 +364,7 @@ export class Collection {
       timeoutMs: lock.lockTimeoutMs ?? DEFAULTS.lockTimeoutMs,
       onWait: lock.onLockWait,
     };
-    if (this.store instanceof PostgresStore) return this.store.withWriterLock(opts, fn);
-    return withWriterLock(WriterLock.pathFor(this.path), opts, async () => {
-      // While this call waited, the collection may have been deleted: writing to the unlinked file would lose it all.
-      if (this.openedInode === undefined || inodeOf(this.path) !== this.openedInode) {
-        throw new GroundkitError(
-          "COLLECTION_NOT_FOUND",
-          `Collection '${this.name}' was deleted or replaced while this ${operation} waited for it; open it again.`,
-        );
-      }
-      return fn();
-    });
+    return this.opened.withWriterLock(opts, fn);
   }
 
   /**

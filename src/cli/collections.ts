@@ -12,7 +12,7 @@ export function collectionsCommand(): Command {
     action(async (flags: CommonFlags) => {
       const loc = resolveLocation(flags);
       const rows: Array<{ name: string; documents: number; chunks: number; last_ingest_at: string | null }> = [];
-      for (const name of await listCollections(loc.indexDir ?? DEFAULTS.indexDir, loc.store)) {
+      for (const name of await listCollections({ indexDir: loc.indexDir ?? DEFAULTS.indexDir, store: loc.store })) {
         const col = await openCollection({ indexDir: loc.indexDir, collection: name, store: loc.store });
         try {
           const s = await col.status();

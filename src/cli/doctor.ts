@@ -1,7 +1,7 @@
 /** `grk doctor`: is a collection healthy, and what to do when it is not (`--repair` for what is safe). */
 import { join, resolve } from "node:path";
 import { Command } from "commander";
-import { listCollections } from "../collection.js";
+import { checkDoctorSupported, listCollections } from "../collection.js";
 import { DEFAULT_DOCTOR_SAMPLE, doctorCollection, failedReport, type DoctorReport } from "../collection-doctor.js";
 import { DEFAULTS } from "../core/config.js";
 import { action, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
@@ -25,7 +25,8 @@ export function doctorCommand(): Command {
     action(async (flags: DoctorFlags) => {
       const loc = resolveLocation(flags);
       const indexDir = resolve(loc.indexDir ?? DEFAULTS.indexDir);
-      const names = loc.collection !== undefined ? [loc.collection] : await listCollections(indexDir);
+      await checkDoctorSupported(loc.store);
+      const names = loc.collection !== undefined ? [loc.collection] : await listCollections({ indexDir, store: loc.store });
       const reports: DoctorReport[] = [];
       for (const name of names) {
         const one = { ...loc, indexDir, collection: name };

@@ -36,7 +36,7 @@ export function searchCommand(): Command {
       const loc = resolveLocation(flags);
       if (flags.allCollections && flags.collection) throw new GroundkitError("USAGE", "Pass either --collection or --all-collections, not both.");
       const names = flags.allCollections
-        ? await listCollections(loc.indexDir ?? DEFAULTS.indexDir)
+        ? await listCollections({ indexDir: loc.indexDir ?? DEFAULTS.indexDir, store: loc.store })
         : loc.collection?.includes(",")
           ? loc.collection.split(",").map((n) => n.trim())
           : undefined;

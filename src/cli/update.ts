@@ -29,7 +29,7 @@ export function updateCommand(): Command {
     action(async (flags: UpdateFlags) => {
       const loc = resolveLocation(flags);
       if (flags.all && flags.collection) throw new GroundkitError("USAGE", "Pass either --collection NAME or --all, not both.");
-      const names = flags.all ? await listCollections(loc.indexDir ?? DEFAULTS.indexDir) : [loc.collection ?? DEFAULTS.collection];
+      const names = flags.all ? await listCollections({ indexDir: loc.indexDir ?? DEFAULTS.indexDir, store: loc.store }) : [loc.collection ?? DEFAULTS.collection];
       const results: Array<{ collection: string; roots: number } & IngestSummary> = [];
       for (const name of names) {
         const col = await openCollection({ ...loc, collection: name });

@@ -10,8 +10,8 @@
  * collection never creates it; only a mutating call may.
  */
 import { statSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { Collection, listCollections, openCollection, storeProbe, type StoreProbe } from "../collection.js";
+import { resolve } from "node:path";
+import { Collection, collectionFile, listCollections, openCollection, removeIfUnused, storeKindOf, storeProbe, type StoreProbe } from "../collection.js";
 import type { CollectionSettings } from "../collection-settings.js";
 import { checkCollectionName } from "../core/collection-name.js";
 import { GroundkitError } from "../core/errors.js";
@@ -55,7 +55,7 @@ export class CollectionCache {
 
   /** Names of the collections in the index directory (or the PostgreSQL server). */
   names(): Promise<string[]> {
-    return listCollections(this.indexDir, this.settings.store);
+    return listCollections({ indexDir: this.indexDir, store: this.settings.store });
   }
 
   /** Whether the store answers (readyz): always for SQLite files, a bounded ping for PostgreSQL. */
@@ -65,8 +65,13 @@ export class CollectionCache {
   }
 
   /** `postgres` or `sqlite`, for readyz. */
-  get storeKind(): "sqlite" | "postgres" {
-    return this.settings.store?.kind ?? "sqlite";
+  get storeKind(): string {
+    return storeKindOf(this.settings.store);
+  }
+
+  /** Remove collection `name` of this cache's store if it holds nothing (see removeIfUnused). */
+  removeIfUnused(name: string): Promise<boolean> {
+    return removeIfUnused({ indexDir: this.indexDir, collection: checkCollectionName(name), store: this.settings.store });
   }
 
   /** Run `fn` with an open handle on `name`; the handle stays open for later calls. */
@@ -119,8 +124,8 @@ export class CollectionCache {
   }
 
   private async acquireNow(name: string, create: boolean): Promise<Entry> {
-    if (this.settings.store?.kind === "postgres") return this.acquireServerBacked(name, create);
-    const file = join(this.indexDir, `${name}.sqlite3`);
+    const file = await collectionFile({ indexDir: this.indexDir, collection: name, store: this.settings.store });
+    if (file === undefined) return this.acquireServerBacked(name, create);
     let id = fileId(file);
     let entry = this.entries.get(name);
     if (entry && (!id || !sameFile(id, entry.id))) {

@@ -5,7 +5,6 @@
 import { resolve } from "node:path";
 import { z } from "zod";
 import { MAX_CHUNK_SIZE, MIN_CHUNK_SIZE } from "../../ingest/chunker.js";
-import { removeIfUnused } from "../../collection.js";
 import { mergeSummaries, type IngestOptions, type IngestSummary } from "../../ingest/ingest.js";
 import { isWithin, resolveContained } from "../../core/containment.js";
 import { GroundkitError } from "../../core/errors.js";
@@ -92,7 +91,7 @@ export const ingestTool = defineTool({
       );
     } finally {
       // A collection this call created that reached nothing (every input failed) is removed again.
-      if (!existed) await removeIfUnused({ indexDir: ctx.collections.indexDir, collection });
+      if (!existed) await ctx.collections.removeIfUnused(collection);
     }
     return { collection, ...mergeSummaries(summaries) };
   },

@@ -32,8 +32,19 @@ export const PATH_OF_DOCUMENT = `COALESCE(d.metadata::jsonb->>'rel_path', d.sour
 /** Field names the parser accepts; checked again here because they reach SQL as values, but fail closed all the same. */
 const FIELD = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
-/** Documents passing each path glob, computed by the caller. */
+/** Documents passing each path glob (by {@link globKey}), computed by the caller. */
 export type ResolvedGlobs = ReadonlyMap<string, readonly number[]>;
+
+/** A path glob as the caller resolves it: against the document's path, or (absolute) its source. */
+export interface PathGlob {
+  glob: string;
+  absolute: boolean;
+}
+
+/** The key a resolved glob is found under: the same glob, relative or absolute, matches different paths. */
+export function globKey(g: PathGlob): string {
+  return `${g.absolute ? "abs" : "rel"}:${g.glob}`;
+}
 
 /** The predicate that keeps exactly the chunks passing every clause. */
 export function compileChunkFilter(filter: ChunkFilter, globs: ResolvedGlobs, params: Params): string {
@@ -44,9 +55,10 @@ export function compileChunkFilter(filter: ChunkFilter, globs: ResolvedGlobs, pa
 function compileClause(c: FilterClause, globs: ResolvedGlobs, params: Params): string {
   switch (c.kind) {
     case "path_prefix":
-      return `starts_with(${PATH_OF_DOCUMENT} COLLATE "C", ${params.add(c.prefix, "::text")})`;
+      // An absolute prefix is matched against the absolute source, as SQLite does (store/sqlite/filter-sql.ts).
+      return `starts_with(${c.absolute ? "d.source" : PATH_OF_DOCUMENT} COLLATE "C", ${params.add(c.prefix, "::text")})`;
     case "path_glob": {
-      const ids = globs.get(c.glob);
+      const ids = globs.get(globKey({ glob: c.glob, absolute: c.absolute ?? false }));
       if (!ids) throw new Error(`path glob ${JSON.stringify(c.glob)} reached the SQL compiler unresolved`);
       return `d.id = ANY(${params.add(ids, "::bigint[]")})`;
     }
@@ -72,7 +84,13 @@ function metadataContains(field: string, value: string, params: Params): string 
       WHEN 'array' THEN d.metadata::jsonb->${f} ELSE jsonb_build_array(d.metadata::jsonb->${f}) END) AS e(v) WHERE e.v = ${v})`;
 }
 
-/** The path globs a filter holds (each must be resolved before compiling). */
-export function globsOf(filter: ChunkFilter): string[] {
-  return [...new Set(filter.clauses.flatMap((c) => (c.kind === "path_glob" ? [c.glob] : [])))];
+/** The path globs a filter holds, each once (each must be resolved before compiling). */
+export function globsOf(filter: ChunkFilter): PathGlob[] {
+  const out = new Map<string, PathGlob>();
+  for (const c of filter.clauses) {
+    if (c.kind !== "path_glob") continue;
+    const g = { glob: c.glob, absolute: c.absolute ?? false };
+    out.set(globKey(g), g);
+  }
+  return [...out.values()];
 }

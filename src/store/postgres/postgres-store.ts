@@ -33,7 +33,7 @@ import type {
 import { CHUNK_COLUMNS, chunkMetadataJson, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, statsOf, toChunk, toDocument, type DocumentRow, type JoinedRow } from "../rows.js";
 import { checkDimensions, checkVector, unitCopy } from "../vectors.js";
 import { resolvePoolSettings, DEFAULT_SCHEMA, type PostgresStoreConfig } from "./connection-settings.js";
-import { compileChunkFilter, globsOf, Params, PATH_OF_DOCUMENT } from "./filter-sql.js";
+import { compileChunkFilter, globKey, globsOf, Params, PATH_OF_DOCUMENT } from "./filter-sql.js";
 import { dropSchema, lockKey, openSchema, quoteIdent } from "./open-schema.js";
 import { postingsOf, queryWeights, scoringParams, scoringSql } from "./postings.js";
 import { SCHEMA_VERSION } from "./schema.js";
@@ -521,9 +521,10 @@ export class PostgresStore implements Store {
     const globs = new Map<string, number[]>();
     const patterns = globsOf(filter);
     if (patterns.length > 0) {
-      const docs = (await this.db.query<[number, string]>(`SELECT d.id, ${PATH_OF_DOCUMENT} FROM documents d`, [], { rowMode: "array" })).rows;
+      const docs = (await this.db.query<[number, string, string]>(`SELECT d.id, ${PATH_OF_DOCUMENT}, d.source FROM documents d`, [], { rowMode: "array" }))
+        .rows;
       let remaining = GLOB_STEPS_PER_STATEMENT;
-      for (const pattern of patterns) {
+      for (const { glob: pattern, absolute } of patterns) {
         const match = compileGlob(pattern, { dot: true, errorCode: "INVALID_FILTER" });
         const meter = {
           spend: (steps: number) => {
@@ -537,7 +538,8 @@ export class PostgresStore implements Store {
             }
           },
         };
-        globs.set(pattern, docs.filter(([, path]) => match(path, meter)).map(([id]) => id));
+        // An absolute glob matches the absolute source, as SQLite does.
+        globs.set(globKey({ glob: pattern, absolute }), docs.filter(([, path, source]) => match(absolute ? source : path, meter)).map(([id]) => id));
       }
     }
     return `SELECT c.id FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE ${compileChunkFilter(filter, globs, params)}`;
