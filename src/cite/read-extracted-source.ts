@@ -25,7 +25,7 @@ export async function readExtractedSource(
   if (!extractor) {
     const active = registry.activeIdentities();
     // Say why a kind is missing (an optional package not installed names its install command).
-    const problems = (["pdf", "html"] as const).map((kind) => registry.problem(kind)).filter((p) => p !== undefined);
+    const problems = (["pdf", "html", "office"] as const).map((kind) => registry.problem(kind)).filter((p) => p !== undefined);
     throw unresolvable(
       `the extractor recorded at ingest (${recorded}) is not active in this build ` +
         `(active: ${active.length ? active.join(", ") : "none"}); re-deriving the offsets needs the exact same extractor.` +
@@ -34,8 +34,8 @@ export async function readExtractedSource(
   }
   try {
     const bytes = await readContainedFile(realPath, maxBytes, citation.source);
-    const { text, pageStarts, sourceLines } = await extractor.extract(bytes, undefined, { label: citation.source, limits });
-    return { text, pageStarts: pageStarts ?? [], sourceLines };
+    const { text, pageStarts, sourceLines, locations } = await extractor.extract(bytes, undefined, { label: citation.source, limits });
+    return { text, pageStarts: pageStarts ?? [], sourceLines, locations };
   } catch (err) {
     if (err instanceof GroundkitError) throw unresolvable(`re-extraction with ${recorded} failed: ${err.message}`);
     throw err;

@@ -84,7 +84,18 @@ export const ERROR_CATALOGUE = {
     hint: "Extracting the file needed more time, memory, output or nesting than allowed; raise the `extraction` limits in groundkit.config.json if it is meant to be indexed.",
     toolHint: "Extracting the file needed more than the server allows; only its operator can raise the extraction limits.",
   },
-  UNSUPPORTED_TYPE: { http: 415, hint: "Supported: .md .markdown .txt .pdf .html .htm, and http(s) URLs." },
+  DOCUMENT_ENCRYPTED: {
+    http: 422,
+    hint: "The document is password-protected or encrypted; save an unprotected copy to index it.",
+  },
+  DOCUMENT_HAS_MACROS: {
+    http: 422,
+    hint: "Macro-enabled documents are refused; save a copy without macros (.docx, .xlsx, .pptx, or ODF without Basic modules) to index it.",
+  },
+  UNSUPPORTED_TYPE: {
+    http: 415,
+    hint: "Supported: .md .markdown .txt .pdf .html .htm .docx .pptx .xlsx .odt .odp .ods .epub, and http(s) URLs.",
+  },
 
   // network
   URL_REFUSED: { http: 400, hint: "Only http(s) URLs without credentials are accepted." },
