@@ -10,6 +10,7 @@ import type { Citation, SearchHit, Verification } from "../core/contracts.js";
 import type { CodePointText } from "../core/text.js";
 import type { SourceLineMap } from "../core/source-lines.js";
 import { spanCitationInContent, spanCitationInPassage } from "../cite/span-citation.js";
+import type { LocationMap } from "../core/locations.js";
 import { parseAnswer } from "./answer-text.js";
 import { ABSTAIN_REPLY } from "./prompt.js";
 import { findQuote } from "./quote-match.js";
@@ -98,6 +99,7 @@ export interface PassageCheck {
   content?: CodePointText | undefined;
   pageStarts?: readonly number[] | undefined;
   sourceLines?: SourceLineMap | undefined;
+  locations?: LocationMap | undefined;
 }
 
 /** How grounding re-reads sources (the collection's verification, injected). */

@@ -74,7 +74,7 @@ export const ERROR_CATALOGUE = {
     hint: "Raise the cap with --max-file-size if the file is meant to be indexed.",
     toolHint: "The server's file-size cap refused it; only its operator can raise the cap.",
   },
-  FILE_BINARY: { http: 415, hint: "Only text, Markdown, PDF and HTML files are indexed." },
+  FILE_BINARY: { http: 415, hint: "Only text, Markdown, PDF, HTML, office and e-book files are indexed." },
   FILE_NOT_UTF8: { http: 415, hint: "Re-save the file as UTF-8." },
   FILE_UNREADABLE: { http: 403, hint: "Check the file's permissions." },
   PATH_ESCAPES_BASE: { http: 403, hint: "Only files under the base directory are indexed; symlinks may not leave it." },

@@ -61,13 +61,22 @@ export async function readEpub(pkg: ZipPackage, writer: OfficeTextWriter, label:
     if (!pkg.has(item.href)) {
       throw new GroundkitError("EXTRACTION_FAILED", `${label ?? "The e-book"} lists ${item.href} in its spine but the package lacks it.`, { part: item.href });
     }
-    const serialized = serializeHtml(await pkg.readText(item.href), { maxOutputCodePoints, label });
+    const serialized = serializeHtml(withoutInternalSubset(await pkg.readText(item.href)), { maxOutputCodePoints, label });
     chapter++;
     const chapterTitle = toc.get(item.href) ?? serialized.title;
     writer.locate({ chapter, title: chapterTitle });
     writer.verbatim(serialized.text);
   }
   return readPackageTitle(pkg, opfPath);
+}
+
+/**
+ * The document without its DOCTYPE's internal subset (`<!DOCTYPE html [ … ]>`): an
+ * HTML parser would end the declaration at the first `>` inside it and read the
+ * rest as text. Its entities are never expanded either way.
+ */
+function withoutInternalSubset(xhtml: string): string {
+  return xhtml.replace(/<!DOCTYPE[^[>]*\[[^\]]*\]\s*>/i, "");
 }
 
 /** The package document's path from `META-INF/container.xml`. */

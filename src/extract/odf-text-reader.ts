@@ -4,7 +4,7 @@
  * - Text: headings (`text:h`, at their outline level) become ATX headings and set
  *   the location's heading path; paragraphs in lists become list items; tables rows.
  * - Presentation: each `draw:page` is a slide located at its 1-based number, written
- *   like a .pptx slide: `# Slide N: <title>` (its title frame's text), the other
+ *   like a .pptx slide: `# <title>` (its title frame's text), the other
  *   frames' paragraphs (number, header, footer and date fields left out), then its
  *   speaker notes under `## Notes`.
  * - A paragraph whose style has an outline level (declared, or a built-in "Heading N")
@@ -13,7 +13,7 @@
  * declarations are skipped.
  */
 import { ParagraphStack, SkippedSubtrees, TableRows, type WriteOp } from "./office-blocks.js";
-import type { OfficeTextWriter, RowCell } from "./office-text-writer.js";
+import { UNTITLED_SLIDE, type OfficeTextWriter, type RowCell } from "./office-text-writer.js";
 import { attribute, type XmlVisitor } from "./xml-walk.js";
 import type { ZipPackage } from "./zip-package.js";
 
@@ -196,7 +196,7 @@ function styleOutline(styles: ReadonlyMap<string, ParagraphStyle>, name: string 
 function writeSlide(slide: Slide, writer: OfficeTextWriter): void {
   writer.locate({ slide: slide.number });
   const title = slide.title.join(" ").replace(/\s+/g, " ").trim();
-  writer.heading(1, title ? `Slide ${slide.number}: ${title}` : `Slide ${slide.number}`);
+  writer.heading(1, title || UNTITLED_SLIDE);
   for (const op of slide.body) op(writer);
   if (slide.notes.length) {
     writer.heading(2, "Notes");

@@ -18,6 +18,9 @@ import type { Location, LocationMap } from "../core/locations.js";
 import { codePointLength } from "../core/text.js";
 import { checkOutputLength } from "./limits.js";
 
+/** The heading of a slide without a title (decks: a heading per slide keeps the chunker splitting there). */
+export const UNTITLED_SLIDE = "Untitled slide";
+
 /** How a block joins the block before it. */
 export type BlockKind = "paragraph" | "item" | "row";
 

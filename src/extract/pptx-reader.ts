@@ -1,14 +1,16 @@
 /**
  * The text of a PresentationML deck (.pptx): its slides in presentation order
  * (hidden slides included), each one located at its 1-based slide number. A
- * slide starts with the heading `# Slide N: <title>` (the title placeholder's
- * text; `# Slide N` without one), then its other shapes' paragraphs in shape
+ * slide starts with the heading `# <title>` (the title placeholder's text;
+ * `# Untitled slide` without one: the number is the location's, never the
+ * text's, so inserting a slide leaves the text of the others unchanged and a
+ * moved passage can be found again), then its other shapes' paragraphs in shape
  * order (bulleted paragraphs as list items, tables as rows; slide number,
  * header, footer and date fields left out), then its speaker notes under `## Notes`. Layouts and masters (placeholder prompts) are not read.
  */
 import { GroundkitError } from "../core/errors.js";
 import { OOXML_TABLES, ParagraphStack, SkippedSubtrees, TableRows, type WriteOp } from "./office-blocks.js";
-import type { OfficeTextWriter } from "./office-text-writer.js";
+import { UNTITLED_SLIDE, type OfficeTextWriter } from "./office-text-writer.js";
 import { readRelationships, relationshipKind } from "./ooxml-parts.js";
 import { attribute, prefixedAttribute } from "./xml-walk.js";
 import type { ZipPackage } from "./zip-package.js";
@@ -52,7 +54,7 @@ export async function readPptx(pkg: ZipPackage, part: string, writer: OfficeText
     const slide = await readSlidePart(pkg, rel.target, "slide");
     writer.locate({ slide: number });
     const title = slide.title.join(" ").replace(/\s+/g, " ").trim();
-    writer.heading(1, title ? `Slide ${number}: ${title}` : `Slide ${number}`);
+    writer.heading(1, title || UNTITLED_SLIDE);
     for (const op of slide.body) op(writer);
     const notesPart = [...(await readRelationships(pkg, rel.target)).values()].find(
       (r) => !r.external && relationshipKind(r.type) === "notesSlide" && pkg.has(r.target),

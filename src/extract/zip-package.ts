@@ -26,8 +26,8 @@ export const ZIP_MAX_ENTRIES = 10_000;
 export const ZIP_MAX_PART_BYTES = 512 * 1024 * 1024;
 /** The most declared bytes of all the parts one extraction reads: 1 GiB. */
 export const ZIP_MAX_TOTAL_BYTES = 1024 * 1024 * 1024;
-/** The highest inflated-to-compressed ratio of a part over {@link ZIP_RATIO_FLOOR_BYTES} (Apache POI's threshold). */
-export const ZIP_MAX_RATIO = 100;
+/** The highest inflated-to-compressed ratio of a part over {@link ZIP_RATIO_FLOOR_BYTES}: twice Apache POI's threshold (ADR 0022). */
+export const ZIP_MAX_RATIO = 200;
 /** Parts smaller than this are never judged by their ratio: they cannot cost much whatever it is. */
 export const ZIP_RATIO_FLOOR_BYTES = 1024 * 1024;
 
