@@ -34,8 +34,14 @@ export interface RowCell {
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARS = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
 
+// Text already normalized: words separated by single spaces, no other whitespace or control character.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const NORMALIZED_LINE = /^[^\s\u0000-\u001f\u007f]+(?: [^\s\u0000-\u001f\u007f]+)*$/;
+
 /** Block text per the rules above: lines collapsed and trimmed, empty lines dropped. */
 export function normalizeBlockText(text: string): string {
+  // Most cells and many paragraphs are already normalized: skip the split and joins (same result).
+  if (NORMALIZED_LINE.test(text)) return text;
   return text
     .replace(CONTROL_CHARS, "")
     .split("\n")
@@ -48,13 +54,21 @@ function oneLine(text: string): string {
   return normalizeBlockText(text).replace(/\n/g, " ");
 }
 
+/** Whether two locations are the same place (compared field by field: a sheet has one per cell). */
+function sameLocation(a: Location, b: Location): boolean {
+  if ("slide" in a) return "slide" in b && a.slide === b.slide;
+  if ("chapter" in a) return "chapter" in b && a.chapter === b.chapter && a.title === b.title;
+  if ("headings" in a) return "headings" in b && a.headings.length === b.headings.length && a.headings.every((h, i) => h === b.headings[i]);
+  return "sheet" in b && a.sheet === b.sheet && a.row === b.row && a.col === b.col;
+}
+
 /** The text and its location map, built block by block. */
 export class OfficeTextWriter {
   private readonly pieces: string[] = [];
   private length = 0;
   private readonly starts: number[] = [];
   private readonly locations: Location[] = [];
-  private currentKey: string | undefined;
+  private current: Location | undefined;
   private pending: Location | undefined;
   private lastKind: BlockKind | undefined;
 
@@ -124,9 +138,8 @@ export class OfficeTextWriter {
   private applyLocation(): void {
     const pending = this.pending;
     if (pending === undefined) return;
-    const key = JSON.stringify(pending);
-    if (key === this.currentKey) return;
-    this.currentKey = key;
+    if (this.current !== undefined && sameLocation(this.current, pending)) return;
+    this.current = pending;
     if (this.starts.at(-1) === this.length) this.locations[this.locations.length - 1] = pending;
     else {
       this.starts.push(this.length);
