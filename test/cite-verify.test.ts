@@ -17,6 +17,7 @@ import type { SourceText } from "../src/cite/source-text.js";
 import { verifyCitation, type VerifyContext } from "../src/cite/verify.js";
 import type { Citation, Verification } from "../src/core/contracts.js";
 import { documentIdFor } from "../src/core/ids.js";
+import type { Location } from "../src/core/locations.js";
 import { getExtractorRegistry } from "../src/extract/registry.js";
 import { SnapshotStore } from "../src/store/snapshots.js";
 import { tempDir } from "./support/cli.js";
@@ -77,6 +78,8 @@ const indexedAs = (c: Citation): IndexedSource => ({ source: c.source, source_cl
 /** Extracted text with two pages: page 2 starts at code point 10. */
 const PAGED = "page one.\nthe cited words on page two";
 const pagedReader = (pageStarts: readonly number[]) => async (): Promise<SourceText> => ({ text: PAGED, pageStarts });
+/** The same text located by an office extractor: the second run (from code point 10) at `locations[1]`. */
+const locatedReader = (locations: Location[]) => async (): Promise<SourceText> => ({ text: PAGED, pageStarts: [], locations: { starts: [0, 10], locations } });
 const pagedCitation = (over: Partial<Citation> = {}) => (doc: string): Partial<Citation> => ({
   source: doc,
   source_class: "extracted",
@@ -163,6 +166,34 @@ const ROWS: Row[] = [
       verdict: "drifted",
       detail: "the source is now 66 code points long; the cited span ends at 1000000000000000. The cited text now sits at code points 35-50 (lines 4-4).",
       relocated: { start_offset: 35, end_offset: 50 },
+    },
+  },
+  {
+    name: "verified: an office document's location holds",
+    files: { doc: "bytes" },
+    citation: pagedCitation({ page_start: null, page_end: null, location: "slide 2" }),
+    ctx: () => ({ readExtracted: locatedReader([{ slide: 1 }, { slide: 2 }]) }),
+    expect: { verdict: "verified", detail: "the text at code points 10-25 matches the cited hash." },
+  },
+  {
+    name: "drifted: the same text at the same offsets is now on another slide",
+    files: { doc: "bytes" },
+    citation: pagedCitation({ page_start: null, page_end: null, location: "slide 2" }),
+    ctx: () => ({ readExtracted: locatedReader([{ slide: 1 }, { slide: 3 }]) }),
+    expect: { verdict: "drifted", detail: "the text is unchanged at code points 10-25, but now at slide 3 (cited slide 2)." },
+  },
+  {
+    name: "drifted-moved: a relocation in an office document names where it sits",
+    files: { doc: "bytes" },
+    citation: pagedCitation({ start_offset: 0, end_offset: 15, page_start: null, page_end: null, location: "Budget!A1" }),
+    ctx: () => ({
+      readExtracted: locatedReader([{ sheet: "Budget", row: 1, col: 1 }, { sheet: "Budget", row: 4, col: 2 }]),
+      originalText: "the cited words",
+    }),
+    expect: {
+      verdict: "drifted",
+      detail: /now sits at code points 10-25 \(lines 2-2\), at Budget!B4\.$/,
+      relocated: { start_offset: 10, end_offset: 25 },
     },
   },
   {

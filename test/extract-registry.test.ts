@@ -19,15 +19,18 @@ function installedVersion(name: string): string {
 }
 
 describe("extractor registry", () => {
-  it("activates both extractors with identities read from their package.json", async () => {
+  it("activates every extractor with identities read from their package.json", async () => {
     const registry = await getExtractorRegistry();
     const pdfIdentity = `pdfjs-dist/${installedVersion("pdfjs-dist")}`;
     const htmlIdentity = `htmlparser2/${installedVersion("htmlparser2")}`;
+    const officeIdentity = `yauzl/${installedVersion("yauzl")}+${htmlIdentity}`;
     expect(registry.get("pdf")?.identity).toBe(pdfIdentity);
     expect(registry.get("html")?.identity).toBe(htmlIdentity);
     expect(registry.problem("pdf")).toBeUndefined();
     expect(registry.problem("html")).toBeUndefined();
-    expect(registry.activeIdentities()).toEqual([htmlIdentity, pdfIdentity]);
+    expect(registry.get("office")?.identity).toBe(officeIdentity);
+    expect(registry.activeIdentities()).toEqual([htmlIdentity, pdfIdentity, officeIdentity]);
+    expect(registry.byIdentity(officeIdentity)).toBe(registry.get("office"));
     expect(registry.byIdentity(pdfIdentity)).toBe(registry.get("pdf"));
     expect(registry.byIdentity(htmlIdentity)).toBe(registry.get("html"));
     expect(registry.byIdentity("pdfjs-dist/0.0.1")).toBeUndefined();
@@ -70,7 +73,10 @@ describe("extractor registry", () => {
     expect(registry.problem("pdf")).toMatch(/pdf extractor is unavailable: .*pdfjs-dist-not-installed-anywhere/);
     expect(registry.get("html")?.identity).toBe(`htmlparser2/${installedVersion("htmlparser2")}`);
     expect(registry.problem("html")).toBeUndefined();
-    expect(registry.activeIdentities()).toEqual([`htmlparser2/${installedVersion("htmlparser2")}`]);
+    expect(registry.activeIdentities()).toEqual([
+      `htmlparser2/${installedVersion("htmlparser2")}`,
+      `yauzl/${installedVersion("yauzl")}+htmlparser2/${installedVersion("htmlparser2")}`,
+    ]);
     expect(registry.byIdentity(`pdfjs-dist/${installedVersion("pdfjs-dist")}`)).toBeUndefined();
   });
 

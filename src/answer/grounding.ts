@@ -10,6 +10,7 @@ import type { Citation, SearchHit, Verification } from "../core/contracts.js";
 import type { CodePointText } from "../core/text.js";
 import type { SourceLineMap } from "../core/source-lines.js";
 import { spanCitationInContent, spanCitationInPassage } from "../cite/span-citation.js";
+import type { LocationMap } from "../core/locations.js";
 import { claimText, parseAnswer, type UnclosedQuote } from "./answer-text.js";
 import { checkClaim, type ClaimMismatch } from "./claim-check.js";
 import { ABSTAIN_REPLY } from "./prompt.js";
@@ -103,6 +104,7 @@ export interface PassageCheck {
   content?: CodePointText | undefined;
   pageStarts?: readonly number[] | undefined;
   sourceLines?: SourceLineMap | undefined;
+  locations?: LocationMap | undefined;
 }
 
 /** How grounding re-reads sources (the collection's verification, injected). */

@@ -22,6 +22,7 @@ export function citationOf(chunk: StoredChunk): Citation {
     ...(chunk.source_start_line != null && chunk.source_end_line != null
       ? { source_start_line: chunk.source_start_line, source_end_line: chunk.source_end_line }
       : {}),
+    ...(chunk.location != null ? { location: chunk.location } : {}),
     text_hash: chunk.text_hash,
   };
 }

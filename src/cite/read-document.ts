@@ -18,6 +18,7 @@ import { sha256, type CodePointText } from "../core/text.js";
 import type { StoredDocument } from "../store/store.js";
 import { ResolutionError } from "./resolution-error.js";
 import { spanCitationInContent } from "./span-citation.js";
+import type { LocationMap } from "../core/locations.js";
 import { assertIndexedSource } from "./indexed-source.js";
 import { codePointsOf, obtainContent, type VerifyContext } from "./verify.js";
 
@@ -85,12 +86,14 @@ export async function readDocumentLines(
   let content: CodePointText;
   let pageStarts: readonly number[] | undefined;
   let sourceLines: SourceLineMap | undefined;
+  let locations: LocationMap | undefined;
   try {
     assertIndexedSource(whole, doc, ctx.collection);
     const source = await obtainContent(whole, ctx);
     content = codePointsOf(source);
     pageStarts = source.pageStarts;
     sourceLines = source.sourceLines;
+    locations = source.locations;
   } catch (err) {
     if (err instanceof ResolutionError) throw unavailable(doc, err.detail);
     throw err;
@@ -123,7 +126,7 @@ export async function readDocumentLines(
   const lines = content.lineRange(start, end);
   if (!cutMidLine) end = Math.max(start, Math.min(end, lineEnd(content, lines.endLine, totalLines)));
   const text = content.slice(start, end);
-  const citation = spanCitationInContent(whole, (await chunkIdAt(start)) ?? doc.document_id, content, { pageStarts }, start, end);
+  const citation = spanCitationInContent(whole, (await chunkIdAt(start)) ?? doc.document_id, content, { pageStarts, locations }, start, end);
   const next = truncated && !cutMidLine ? lines.endLine + 1 : null;
   return {
     lines_of: doc.source_class === "text" ? "file" : "extracted text",

@@ -32,7 +32,7 @@ export async function readExtractedSource(
   if (!extractor) {
     const active = registry.activeIdentities();
     // Say why a kind is missing (an optional package not installed names its install command).
-    const problems = (["pdf", "html"] as const).map((kind) => registry.problem(kind)).filter((p) => p !== undefined);
+    const problems = (["pdf", "html", "office"] as const).map((kind) => registry.problem(kind)).filter((p) => p !== undefined);
     throw unresolvable(
       `the extractor recorded at ingest (${recorded}) is not active in this build ` +
         `(active: ${active.length ? active.join(", ") : "none"}); re-deriving the offsets needs the exact same extractor.` +
@@ -42,12 +42,12 @@ export async function readExtractedSource(
   try {
     const bytes = await readContainedFile(realPath, maxBytes, citation.source);
     const owner = currentRequestScope();
-    const { text, pageStarts, sourceLines } = await getExtractionCache().extract(extractor, bytes, undefined, {
+    const { text, pageStarts, sourceLines, locations } = await getExtractionCache().extract(extractor, bytes, undefined, {
       label: citation.source,
       limits,
       owner,
     });
-    return { text, pageStarts: pageStarts ?? [], sourceLines };
+    return { text, pageStarts: pageStarts ?? [], sourceLines, locations };
   } catch (err) {
     if (err instanceof GroundkitError && (err.code === "REQUEST_CANCELLED" || err.code === "EXTRACTION_BUSY")) throw err;
     if (err instanceof GroundkitError) throw unresolvable(`re-extraction with ${recorded} failed: ${err.message}`);

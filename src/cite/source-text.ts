@@ -1,3 +1,4 @@
+import type { LocationMap } from "../core/locations.js";
 import type { SourceLineMap } from "../core/source-lines.js";
 
 /**
@@ -14,4 +15,6 @@ export interface SourceText {
   pageStarts?: readonly number[] | undefined;
   /** Which line of the source file each run of `text` came from (HTML); absent when the extractor cannot say. */
   sourceLines?: SourceLineMap | undefined;
+  /** Where each run of `text` sits in an office document or e-book; absent for other sources. */
+  locations?: LocationMap | undefined;
 }

@@ -5,6 +5,7 @@
  * passage's citation (`grk verify`, `verify_citation`).
  */
 import type { Citation } from "../core/contracts.js";
+import { locationLabel, type LocationMap } from "../core/locations.js";
 import { pageRange } from "../core/pages.js";
 import { sourceLineRange, type SourceLineMap } from "../core/source-lines.js";
 import { CodePointText, sha256 } from "../core/text.js";
@@ -18,6 +19,8 @@ export interface ContentLocation {
   pageStarts?: readonly number[] | undefined;
   /** Which source-file line each run of the content came from; undefined when unknown. */
   sourceLines?: SourceLineMap | undefined;
+  /** Where each run of the content sits in an office document or e-book; undefined for other sources. */
+  locations?: LocationMap | undefined;
 }
 
 /**
@@ -30,7 +33,7 @@ export function spanCitationInContent(
   doc: DocumentFields,
   chunkId: string,
   content: CodePointText,
-  { pageStarts, sourceLines }: ContentLocation,
+  { pageStarts, sourceLines, locations }: ContentLocation,
   start: number,
   end: number,
   fallbackPages: Pick<Citation, "page_start" | "page_end"> = { page_start: null, page_end: null },
@@ -38,6 +41,7 @@ export function spanCitationInContent(
   const lines = content.lineRange(start, end);
   const pages = pageStarts === undefined ? undefined : pageRange(pageStarts, start, end);
   const fileLines = sourceLines && sourceLineRange(sourceLines, start, end);
+  const location = locations && locationLabel(locations, start, end);
   return {
     ...documentFields(doc),
     chunk_id: chunkId,
@@ -48,6 +52,7 @@ export function spanCitationInContent(
     page_start: pageStarts === undefined ? (fallbackPages.page_start ?? null) : (pages?.pageStart ?? null),
     page_end: pageStarts === undefined ? (fallbackPages.page_end ?? null) : (pages?.pageEnd ?? null),
     ...(fileLines ? { source_start_line: fileLines.startLine, source_end_line: fileLines.endLine } : {}),
+    ...(location ? { location } : {}),
     text_hash: sha256(content.slice(start, end)),
   };
 }
@@ -74,6 +79,7 @@ export function spanCitationInPassage(passage: Citation, passageText: string, st
     ...(passage.source_start_line != null && passage.source_end_line != null
       ? { source_start_line: passage.source_start_line, source_end_line: passage.source_end_line }
       : {}),
+    ...(passage.location != null ? { location: passage.location } : {}),
     text_hash: sha256(text.slice(start, end)),
   };
 }

@@ -11,6 +11,7 @@ import { isAbsolute } from "node:path";
 import type { Citation, Verification } from "../core/contracts.js";
 import { resolveContained } from "../core/containment.js";
 import { GroundkitError } from "../core/errors.js";
+import { locationLabel, type LocationMap } from "../core/locations.js";
 import { pageRange } from "../core/pages.js";
 import { sourceLineRange, type SourceLineMap } from "../core/source-lines.js";
 import { CodePointText, codePointLength, sha256 } from "../core/text.js";
@@ -54,6 +55,7 @@ export interface CheckedCitation {
   content?: CodePointText;
   pageStarts?: readonly number[] | undefined;
   sourceLines?: SourceLineMap | undefined;
+  locations?: LocationMap | undefined;
 }
 
 /** Re-check a citation against its source: verified, drifted or unresolvable, always with a detail. */
@@ -82,8 +84,9 @@ async function checkUntraced(
     assertIndexedSource(citation, ctx.indexed, ctx.collection);
     const source = await obtainContent(citation, ctx);
     const content = codePointsOf(source);
-    const verification = compare(citation, { content, pageStarts: source.pageStarts, sourceLines: source.sourceLines }, ctx.originalText);
-    return { verification, content, pageStarts: source.pageStarts, sourceLines: source.sourceLines };
+    const current = { content, pageStarts: source.pageStarts, sourceLines: source.sourceLines, locations: source.locations };
+    const verification = compare(citation, current, ctx.originalText);
+    return { verification, ...current };
   } catch (err) {
     if (err instanceof ResolutionError) return { verification: { verdict: err.verdict, detail: err.detail } };
     throw err;
@@ -164,6 +167,7 @@ interface Current {
   content: CodePointText;
   pageStarts: readonly number[] | undefined;
   sourceLines: SourceLineMap | undefined;
+  locations: LocationMap | undefined;
 }
 
 function compare(citation: Citation, current: Current, originalText: string | undefined): Verification {
@@ -191,7 +195,7 @@ function compare(citation: Citation, current: Current, originalText: string | un
  * are checked whenever the source can say where its pages are (where its text
  * came from) and the citation names any.
  */
-function staleLocation(citation: Citation, { content, pageStarts, sourceLines }: Current): string | undefined {
+function staleLocation(citation: Citation, { content, pageStarts, sourceLines, locations }: Current): string | undefined {
   const { start_offset: start, end_offset: end } = citation;
   const stale: string[] = [];
   const lines = content.lineRange(start, end);
@@ -214,6 +218,10 @@ function staleLocation(citation: Citation, { content, pageStarts, sourceLines }:
     else if (fileLines.startLine !== citedFrom || fileLines.endLine !== citedTo) {
       stale.push(`${stale.length ? "on" : "now on"} file ${span("line", fileLines.startLine, fileLines.endLine)} (cited ${cited})`);
     }
+  }
+  if (citation.location != null && locations !== undefined) {
+    const now = locationLabel(locations, start, end);
+    if (now !== citation.location) stale.push(`${stale.length ? "at" : "now at"} ${now ?? "no located part of the document"} (cited ${citation.location})`);
   }
   return stale.length ? stale.join(" and ") : undefined;
 }
@@ -245,14 +253,16 @@ function trustedOriginal(citation: Citation, originalText: string | undefined): 
   return originalText && sha256(originalText) === citation.text_hash ? originalText : undefined;
 }
 
-function relocationHint(moved: Relocation | undefined, { content, pageStarts, sourceLines }: Current, original: string | undefined): string {
+function relocationHint(moved: Relocation | undefined, { content, pageStarts, sourceLines, locations }: Current, original: string | undefined): string {
   if (!moved) return original === undefined ? "" : " The cited text no longer occurs in the source.";
   const lines = content.lineRange(moved.start_offset, moved.end_offset);
   const pages = pageStarts && pageRange(pageStarts, moved.start_offset, moved.end_offset);
   const onPages = pages ? `, on ${span("page", pages.pageStart, pages.pageEnd)}` : "";
   const fileLines = sourceLines && sourceLineRange(sourceLines, moved.start_offset, moved.end_offset);
   const inFile = fileLines ? `, file ${span("line", fileLines.startLine, fileLines.endLine)}` : "";
-  return ` The cited text now sits at code points ${moved.start_offset}-${moved.end_offset} (lines ${lines.startLine}-${lines.endLine})${onPages}${inFile}.`;
+  const location = locations && locationLabel(locations, moved.start_offset, moved.end_offset);
+  const at = location ? `, at ${location}` : "";
+  return ` The cited text now sits at code points ${moved.start_offset}-${moved.end_offset} (lines ${lines.startLine}-${lines.endLine})${onPages}${inFile}${at}.`;
 }
 
 /** "line 7" or "lines 7-8". */

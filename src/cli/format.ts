@@ -19,12 +19,14 @@ export function snippet(text: string, max = 240): string {
 }
 
 /**
- * `path:12-30` or `path p.3` — where a citation points. Lines are the file's when
- * known (text files; HTML with source lines), which `grk get path:12-30` reads back.
+ * `path:12-30`, `path:4-9 p.3` or `deck.pptx:4-9 slide 2` — where a citation points. Lines are the
+ * file's when known (text files; HTML with source lines), which `grk get path:12-30` reads back; an
+ * office document or e-book adds where the text sits as its reader names it (slide, sheet cells, chapter, headings).
  */
 export function locator(c: Citation): string {
   const page =
-    c.page_start != null ? ` p.${c.page_start}${c.page_end != null && c.page_end !== c.page_start ? `-${c.page_end}` : ""}` : "";
+    (c.page_start != null ? ` p.${c.page_start}${c.page_end != null && c.page_end !== c.page_start ? `-${c.page_end}` : ""}` : "") +
+    (c.location != null ? ` ${c.location}` : "");
   if (c.source_start_line != null && c.source_end_line != null) {
     return `${displaySource(c.source)}:${c.source_start_line}-${c.source_end_line}${page}`;
   }

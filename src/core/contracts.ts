@@ -16,7 +16,9 @@ export type Verdict = (typeof VERDICTS)[number];
  * A pointer at exact characters of a source. Offsets are code points; lines are
  * 1-based inclusive lines of the document's content (for `extracted` sources, its
  * extracted text). `source_start_line`/`source_end_line`, when present, are lines
- * of the source file itself (HTML), absent or null when unknown.
+ * of the source file itself (HTML), absent or null when unknown. `location`, when
+ * present, says where the span sits in an office document or e-book as its reader
+ * names it: `slide 3`, `Budget!A1:C7`, `chapter 2 (The Road)`, `Install > Linux`.
  */
 export const CitationSchema = z
   .object({
@@ -33,6 +35,7 @@ export const CitationSchema = z
     page_end: z.number().int().min(1).nullable().optional(),
     source_start_line: z.number().int().min(1).nullable().optional(),
     source_end_line: z.number().int().min(1).nullable().optional(),
+    location: z.string().min(1).max(4096).nullable().optional(),
     text_hash: z.string().regex(/^[0-9a-f]{64}$/, "a hex SHA-256"),
   })
   .refine((c) => c.end_offset >= c.start_offset, { message: "end_offset must be >= start_offset" })

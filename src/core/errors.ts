@@ -74,7 +74,7 @@ export const ERROR_CATALOGUE = {
     hint: "Raise the cap with --max-file-size if the file is meant to be indexed.",
     toolHint: "The server's file-size cap refused it; only its operator can raise the cap.",
   },
-  FILE_BINARY: { http: 415, hint: "Only text, Markdown, PDF and HTML files are indexed." },
+  FILE_BINARY: { http: 415, hint: "Only text, Markdown, PDF, HTML, office and e-book files are indexed." },
   FILE_NOT_UTF8: { http: 415, hint: "Re-save the file as UTF-8." },
   FILE_UNREADABLE: { http: 403, hint: "Check the file's permissions." },
   PATH_ESCAPES_BASE: { http: 403, hint: "Only files under the base directory are indexed; symlinks may not leave it." },
@@ -84,7 +84,18 @@ export const ERROR_CATALOGUE = {
     hint: "Extracting the file needed more time, memory, output or nesting than allowed; raise the `extraction` limits in groundkit.config.json if it is meant to be indexed.",
     toolHint: "Extracting the file needed more than the server allows; only its operator can raise the extraction limits.",
   },
-  UNSUPPORTED_TYPE: { http: 415, hint: "Supported: .md .markdown .txt .pdf .html .htm, and http(s) URLs." },
+  DOCUMENT_ENCRYPTED: {
+    http: 422,
+    hint: "The document is password-protected or encrypted; save an unprotected copy to index it.",
+  },
+  DOCUMENT_HAS_MACROS: {
+    http: 422,
+    hint: "Macro-enabled documents are refused; save a copy without macros (.docx, .xlsx, .pptx, or ODF without Basic modules) to index it.",
+  },
+  UNSUPPORTED_TYPE: {
+    http: 415,
+    hint: "Supported: .md .markdown .txt .pdf .html .htm .docx .pptx .xlsx .odt .odp .ods .epub, and http(s) URLs.",
+  },
 
   // network
   URL_REFUSED: { http: 400, hint: "Only http(s) URLs without credentials are accepted." },

@@ -8,12 +8,13 @@
  * extracted document record `identity`; verification re-runs the extractor with
  * that exact identity, so the identity must change whenever the output might.
  */
+import type { LocationMap } from "../core/locations.js";
 import type { SourceLineMap } from "../core/source-lines.js";
 import type { JobOwner } from "./job-owner.js";
 import type { ExtractionLimits } from "./limits.js";
 
 /** The formats the `extracted` source class knows how to read. */
-export type ExtractorKind = "pdf" | "html";
+export type ExtractorKind = "pdf" | "html" | "office";
 
 /** What an extractor produces from one file. */
 export interface ExtractedText {
@@ -30,7 +31,12 @@ export interface ExtractedText {
    * one line end) each run of `text` came from.
    */
   sourceLines?: SourceLineMap;
-  /** The HTML `<title>` or the PDF metadata title, when present and non-empty. */
+  /**
+   * Office documents and e-books only: the slide, sheet cell, chapter or heading
+   * path each run of `text` belongs to (docs/decisions/0022-office-documents.md).
+   */
+  locations?: LocationMap;
+  /** The HTML `<title>`, the PDF metadata title or the office document's title, when present and non-empty. */
   title?: string;
 }
 

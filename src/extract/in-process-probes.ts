@@ -9,4 +9,5 @@ import type { Extractor, ExtractorKind } from "./extractor.js";
 export const IN_PROCESS_EXTRACTOR_PROBES: Readonly<Record<ExtractorKind, () => Promise<Extractor>>> = {
   pdf: async () => (await import("./pdf.js")).createPdfExtractor(),
   html: async () => (await import("./html.js")).createHtmlExtractor(),
+  office: async () => (await import("./office.js")).createOfficeExtractor(),
 };

@@ -32,7 +32,7 @@ export const DEFAULT_EXTRACTION_LIMITS: Readonly<ExtractionLimits> = Object.free
 });
 
 /** Which budget an `EXTRACTION_LIMIT` refusal ran out of. */
-export type ExtractionLimitKind = "time" | "memory" | "output" | "nesting";
+export type ExtractionLimitKind = "time" | "memory" | "output" | "nesting" | "entries" | "part-size" | "compression-ratio";
 
 const BOUNDS: Readonly<Record<keyof ExtractionLimits, [number, number]>> = {
   timeoutMs: [1, 24 * 60 * 60 * 1000],

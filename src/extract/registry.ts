@@ -36,12 +36,28 @@ export type ExtractorProbe = () => Promise<Extractor>;
 export const DEFAULT_EXTRACTOR_PROBES: Readonly<Record<ExtractorKind, ExtractorProbe>> = {
   pdf: () => createIsolatedExtractor("pdf"),
   html: () => createIsolatedExtractor("html"),
+  office: () => createIsolatedExtractor("office"),
 };
 
 const EXTENSION_KINDS: Readonly<Record<string, ExtractorKind>> = {
   ".pdf": "pdf",
   ".html": "html",
   ".htm": "html",
+  // Office documents and e-books (macro-enabled variants too, so they are refused by name rather than skipped).
+  ".docx": "office",
+  ".docm": "office",
+  ".dotx": "office",
+  ".pptx": "office",
+  ".pptm": "office",
+  ".ppsx": "office",
+  ".potx": "office",
+  ".xlsx": "office",
+  ".xlsm": "office",
+  ".xltx": "office",
+  ".odt": "office",
+  ".odp": "office",
+  ".ods": "office",
+  ".epub": "office",
 };
 
 /**
@@ -55,6 +71,11 @@ export function extractorKindForExtension(ext: string): ExtractorKind | undefine
   const lower = ext.toLowerCase();
   const key = lower.startsWith(".") ? lower : `.${lower}`;
   return Object.hasOwn(EXTENSION_KINDS, key) ? EXTENSION_KINDS[key] : undefined;
+}
+
+/** Every file extension (lowercase, with dot) some extractor reads. */
+export function extractedExtensions(): string[] {
+  return Object.keys(EXTENSION_KINDS);
 }
 
 /** What probing one kind gave: its extractor, or why there is none. */

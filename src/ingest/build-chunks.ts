@@ -2,6 +2,7 @@
  * Turn loaded content into chunk rows with deterministic ids and hashes.
  */
 import { chunkIdFor } from "../core/ids.js";
+import { locationLabel } from "../core/locations.js";
 import { sourceLineRange } from "../core/source-lines.js";
 import { sha256 } from "../core/text.js";
 import type { NewChunk } from "../store/store.js";
@@ -21,7 +22,7 @@ export function buildChunks(source: string, loaded: LoadedContent, settings: Chu
     markdown: loaded.markdown,
     pageStarts: loaded.pageStarts,
   });
-  const sourceLines = loaded.sourceLines;
+  const { sourceLines, locations } = loaded;
   return spans.map((span, ordinal) => {
     const textHash = sha256(span.text);
     const fileLines = sourceLines ? sourceLineRange(sourceLines, span.start, span.end) : undefined;
@@ -37,6 +38,7 @@ export function buildChunks(source: string, loaded: LoadedContent, settings: Chu
       page_end: span.pageEnd ?? null,
       source_start_line: fileLines?.startLine ?? null,
       source_end_line: fileLines?.endLine ?? null,
+      location: (locations && locationLabel(locations, span.start, span.end)) ?? null,
       text_hash: textHash,
       heading_path: span.headingPath,
     };

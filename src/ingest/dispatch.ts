@@ -1,16 +1,18 @@
 /**
  * Dispatch: which loader turns bytes into indexable content. Files route by
- * extension (.md/.markdown/.txt → text, .pdf → PDF, .html/.htm → HTML); fetched
+ * extension (.md/.markdown/.txt → text, .pdf → PDF, .html/.htm → HTML, office documents and
+ * e-books → the office extractor); fetched
  * URLs route by content type. The loader's identity is recorded on the document
  * and folded into its fingerprint, so upgrading an extractor re-extracts.
  */
 import { extname } from "node:path";
 import type { SourceClass } from "../core/contracts.js";
+import type { LocationMap } from "../core/locations.js";
 import type { SourceLineMap } from "../core/source-lines.js";
 import { GroundkitError } from "../core/errors.js";
 import type { ExtractorKind } from "../extract/extractor.js";
 import type { ExtractionLimits } from "../extract/limits.js";
-import { extractorKindForExtension, getExtractorOf, type ProbeOutcome } from "../extract/registry.js";
+import { extractedExtensions, extractorKindForExtension, getExtractorOf, type ProbeOutcome } from "../extract/registry.js";
 import { decodeTextContent, TEXT_LOADER_IDENTITY } from "../source/text-loader.js";
 
 /** What a loader produces for one document. */
@@ -24,6 +26,8 @@ export interface LoadedContent {
   pageStarts?: number[] | undefined;
   /** Which line of the source file each run of `content` came from (HTML). */
   sourceLines?: SourceLineMap | undefined;
+  /** The slide, sheet cell, chapter or heading path each run of `content` belongs to (office documents, e-books). */
+  locations?: LocationMap | undefined;
   title?: string | undefined;
 }
 
@@ -57,7 +61,7 @@ export class Dispatcher {
 
   /** Extensions (lowercase, with dot) some loader handles. */
   supportedExtensions(): string[] {
-    return [...Object.keys(TEXT_EXTENSIONS), ".pdf", ".html", ".htm"];
+    return [...Object.keys(TEXT_EXTENSIONS), ...extractedExtensions()];
   }
 
   /** The loader for a file path, or undefined when its extension is unsupported. */
@@ -114,10 +118,11 @@ export class Dispatcher {
           content: out.text,
           sourceClass: "extracted",
           extractor: extractor.identity,
-          // HTML headings come out as Markdown ATX headings, so heading paths work; PDF text does not.
-          markdown: kind === "html",
+          // HTML and office headings come out as Markdown ATX headings, so heading paths work; PDF text does not.
+          markdown: kind !== "pdf",
           pageStarts: out.pageStarts,
           sourceLines: out.sourceLines,
+          locations: out.locations,
           title: out.title,
         };
       },

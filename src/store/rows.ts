@@ -73,12 +73,15 @@ interface ChunkMetadata {
   heading_path?: string[];
   /** [first, last] line of the source file, when known (docs/decisions/0017-html-source-lines.md). */
   source_lines?: [number, number];
+  /** Where the chunk sits in an office document or e-book (docs/decisions/0022-office-documents.md). */
+  location?: string;
 }
 
 /** The metadata JSON written for a chunk (both stores). */
-export function chunkMetadataJson(chunk: Pick<NewChunk, "heading_path" | "source_start_line" | "source_end_line">): string {
+export function chunkMetadataJson(chunk: Pick<NewChunk, "heading_path" | "source_start_line" | "source_end_line" | "location">): string {
   const meta: ChunkMetadata = { heading_path: chunk.heading_path };
   if (chunk.source_start_line != null && chunk.source_end_line != null) meta.source_lines = [chunk.source_start_line, chunk.source_end_line];
+  if (chunk.location != null) meta.location = chunk.location;
   return JSON.stringify(meta);
 }
 
@@ -96,6 +99,7 @@ export function toChunk(row: JoinedRow): StoredChunk {
     page_end: row.page_end,
     source_start_line: meta.source_lines?.[0] ?? null,
     source_end_line: meta.source_lines?.[1] ?? null,
+    location: meta.location ?? null,
     text_hash: row.text_hash,
     heading_path: meta.heading_path ?? [],
     document: toDocument(row),

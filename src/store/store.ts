@@ -42,6 +42,12 @@ export interface NewChunk {
    */
   source_start_line?: number | null | undefined;
   source_end_line?: number | null | undefined;
+  /**
+   * Where the chunk sits in an office document or e-book, as its reader names it
+   * (`slide 3`, `Budget!A1:C7`, `chapter 2 (The Road)`, `Install > Linux`); null
+   * otherwise. Kept in the chunk's metadata JSON, so no schema changes.
+   */
+  location?: string | null | undefined;
   text_hash: string;
   heading_path: string[];
 }
@@ -50,6 +56,7 @@ export interface NewChunk {
 export interface StoredChunk extends NewChunk {
   source_start_line: number | null;
   source_end_line: number | null;
+  location: string | null;
   document: StoredDocument;
 }
 

@@ -33,7 +33,9 @@ export interface RenderedSearch {
 
 /** `path:12-30 p.3`: where a citation points (HTML: lines of the file when known, as get_document reads them). */
 function where(c: Citation): string {
-  const pages = c.page_start != null ? ` p.${c.page_start}${c.page_end != null && c.page_end !== c.page_start ? `-${c.page_end}` : ""}` : "";
+  const pages =
+    (c.page_start != null ? ` p.${c.page_start}${c.page_end != null && c.page_end !== c.page_start ? `-${c.page_end}` : ""}` : "") +
+    (c.location != null ? ` ${c.location}` : "");
   const fileLines = c.source_start_line != null && c.source_end_line != null;
   return `${c.source}:${fileLines ? c.source_start_line : c.start_line}-${fileLines ? c.source_end_line : c.end_line}${pages}`;
 }

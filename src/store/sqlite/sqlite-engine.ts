@@ -204,7 +204,7 @@ export class SqliteEngine {
       const docRowid = Number(info.lastInsertRowid);
       const rows: Array<{ rowid: number; vector: Float32Array }> = [];
       chunks.forEach((ch, i) => {
-        const { heading_path, source_start_line: _start, source_end_line: _end, ...rest } = ch;
+        const { heading_path, source_start_line: _start, source_end_line: _end, location: _location, ...rest } = ch;
         const res = this.stmts.insertChunk.run({
           ...rest,
           doc_id: docRowid,
