@@ -23,8 +23,8 @@ import type { SourceText } from "./cite/source-text.js";
 import { readSnapshotSource } from "./cite/read-snapshot-source.js";
 import type { ChunkSettings } from "./ingest/build-chunks.js";
 import { decideChunking, parseRecordedChunking, recordChunking, type RecordedChunking } from "./ingest/chunking-settings.js";
-import { Dispatcher } from "./ingest/dispatch.js";
-import { Ingestor, mergeSummaries, type IngestOptions, type IngestSummary } from "./ingest/ingest.js";
+// Ingest, answer and health-check modules load on first use: `grk search` never pays for them (issue 29).
+import type { IngestOptions, IngestSummary } from "./ingest/ingest.js";
 import { forgetRoot, forgetRootsUnder, recordRoots, recordedRoots, type IngestRoot } from "./ingest/roots.js";
 import { DOCUMENT_CHARS, readDocumentLines, type DocumentLines } from "./cite/read-document.js";
 import { looksLikeIdPrefix, resolveIdPrefix } from "./core/id-prefix.js";
@@ -52,12 +52,11 @@ import type { ScoredChunk, StoreStats, StoredChunk, StoredDocument, VectorIndexS
 import type { AnnOptions } from "./store/sqlite/ann-index.js";
 import { removeAnnFiles } from "./store/sqlite/ann-file.js";
 import { formatIssues } from "./core/validation.js";
-import { repairCollection, runHealthChecks, type DoctorCheck, type HealthParts, type RepairAction, type SampleOutcome } from "./collection-health.js";
-import { answerQuestion, type AnswerOptions, type AnswerReport, type AnswerSources } from "./answer/answer.js";
+import type { DoctorCheck, HealthParts, RepairAction, SampleOutcome } from "./collection-health.js";
+import type { AnswerOptions, AnswerReport, AnswerSources } from "./answer/answer.js";
 import type { ChatConfig } from "./answer/chat-config.js";
-import { createChatProvider } from "./answer/chat-registry.js";
-import { groundAnswer, type GroundingChecks, type GroundingReport } from "./answer/grounding.js";
-import { verifyQuoteInChunk, verifyQuoteInDocument, type QuoteCheck, type QuoteSources } from "./answer/verify-quote.js";
+import type { GroundingChecks, GroundingReport } from "./answer/grounding.js";
+import type { QuoteCheck, QuoteSources } from "./answer/verify-quote.js";
 
 export interface CollectionLocation {
   /** Directory holding collection files (default `.groundkit`); with a PostgreSQL store, its snapshots. */
@@ -516,6 +515,7 @@ export class Collection {
     );
     const { chunk_size: chunkSize, chunk_overlap: chunkOverlap } = chunking;
     const provider = opts.dense ? await this.bindEmbedding(true) : undefined;
+    const [{ Ingestor }, { Dispatcher }] = await Promise.all([import("./ingest/ingest.js"), import("./ingest/dispatch.js")]);
     const ingestor = new Ingestor(
       this.store,
       {
@@ -581,6 +581,7 @@ export class Collection {
           }),
         );
       }
+      const { mergeSummaries } = await import("./ingest/ingest.js");
       return { ...mergeSummaries(summaries), roots: roots.length };
     });
   }
@@ -810,6 +811,7 @@ export class Collection {
     if (!config) {
       throw new GroundkitError("CHAT_NOT_CONFIGURED", "No chat model is configured, so there is nothing to write an answer with.");
     }
+    const [{ createChatProvider }, { answerQuestion }] = await Promise.all([import("./answer/chat-registry.js"), import("./answer/answer.js")]);
     const chat = await createChatProvider(config);
     const baseDir = opts.baseDir;
     const sources: AnswerSources = {
@@ -829,6 +831,7 @@ export class Collection {
    *   const report = await col.ground('Backups are kept "for 30 days" [1].', hits);
    */
   async ground(answer: string, hits: readonly SearchHit[], opts: { baseDir?: string | undefined } = {}): Promise<GroundingReport> {
+    const { groundAnswer } = await import("./answer/grounding.js");
     return groundAnswer(answer, hits, this.groundingChecks(opts.baseDir));
   }
 
@@ -868,6 +871,7 @@ export class Collection {
     if ((where.chunkId === undefined) === (where.documentId === undefined)) {
       throw new GroundkitError("INVALID_ARGUMENT", "Name exactly one of chunk_id and document_id to look for the quote in.");
     }
+    const { verifyQuoteInChunk, verifyQuoteInDocument } = await import("./answer/verify-quote.js");
     return where.chunkId !== undefined
       ? verifyQuoteInChunk(quote, where.chunkId, sources, this.name)
       : verifyQuoteInDocument(quote, where.documentId!, sources, this.name);
@@ -1047,13 +1051,17 @@ export class Collection {
    * re-verification of up to `sample` random citations per source class.
    * Reads only (open the collection `readonly` to be sure of it).
    */
-  checkHealth(opts: { sample: number }): Promise<{ checks: DoctorCheck[]; sample: Record<string, SampleOutcome> }> {
+  async checkHealth(opts: { sample: number }): Promise<{ checks: DoctorCheck[]; sample: Record<string, SampleOutcome> }> {
+    const { runHealthChecks } = await import("./collection-health.js");
     return runHealthChecks(this.healthParts(), opts);
   }
 
   /** The repairs that lose nothing (collection-health.ts), holding the writer lock; says what it did. */
   repair(lock: LockWaitOptions = {}): Promise<RepairAction[]> {
-    return this.writing("repair", lock, () => repairCollection(this.healthParts(), (provider) => this.backfillVectors(provider)));
+    return this.writing("repair", lock, async () => {
+      const { repairCollection } = await import("./collection-health.js");
+      return repairCollection(this.healthParts(), (provider) => this.backfillVectors(provider));
+    });
   }
 
   private healthParts(): HealthParts {

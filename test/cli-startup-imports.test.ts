@@ -62,6 +62,9 @@ it("a BM25 grk search loads no server, no other command, no HTTP client, PDF rea
     "/dist/service/",
     "/dist/cli/ingest.js",
     "/dist/cli/serve.js",
+    "/dist/ingest/ingest.js",
+    "/dist/answer/answer.js",
+    "/dist/collection-health.js",
   ]) {
     expect(loads(mods, part), part).toBe(false);
   }
