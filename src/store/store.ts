@@ -212,5 +212,7 @@ export interface Store {
   getMeta(key: string): string | undefined;
   setMeta(key: string, value: string): void;
   stats(): StoreStats;
+  /** The metadata field names any document has (front-matter fields, plus `rel_path` and `ext`), sorted. */
+  metadataFields(): string[];
   close(): void;
 }

@@ -724,6 +724,11 @@ export class PostgresStore implements Store {
     });
   }
 
+  metadataFields(): string[] {
+    const sql = "SELECT DISTINCT k.key FROM documents d, json_object_keys(d.metadata::json) AS k(key) ORDER BY k.key";
+    return this.conn.query<{ key: string }>(sql).rows.map((r) => r.key);
+  }
+
   close(): void {
     try {
       if (this.depth === 0) this.conn.query("DELETE FROM walk_seen WHERE walker = $1", [this.walker]);

@@ -476,6 +476,11 @@ export class SqliteStore implements Store {
     return statsOf(byClass, SCHEMA_VERSION, (k) => this.getMeta(k));
   }
 
+  metadataFields(): string[] {
+    const rows = this.db.prepare("SELECT DISTINCT j.key AS key FROM documents d, json_each(d.metadata) j ORDER BY j.key").all() as Array<{ key: string }>;
+    return rows.map((r) => r.key);
+  }
+
   close(): void {
     this.ann.close();
     if (this.db.open) this.db.close();
