@@ -157,6 +157,11 @@ export interface DenseIngestOptions {
   /** Embed chunks (and backfill chunks without vectors) with the collection's embedding provider. */
   dense?: boolean | undefined;
   onEmbedProgress?: ((done: number, total: number) => void) | undefined;
+  /**
+   * Called as the documents of a dense ingest are embedded, after every batch the provider sends:
+   * chunks embedded so far in this run (one large file reports as it goes, not once at its end).
+   */
+  onChunksEmbedded?: ((embedded: number) => void) | undefined;
   /** Called while the ANN index is (re)built at the end of an ingest: vectors added so far, of all. */
   onIndexProgress?: ((done: number, total: number) => void) | undefined;
 }
@@ -515,6 +520,15 @@ export class Collection {
     );
     const { chunk_size: chunkSize, chunk_overlap: chunkOverlap } = chunking;
     const provider = opts.dense ? await this.bindEmbedding(true) : undefined;
+    let embedded = 0;
+    const embed = provider
+      ? async (texts: string[]) => {
+          const vectors = await provider.embedDocuments(texts, (done) => opts.onChunksEmbedded?.(embedded + done));
+          embedded += texts.length;
+          opts.onChunksEmbedded?.(embedded);
+          return vectors;
+        }
+      : undefined;
     const [{ Ingestor }, { Dispatcher }] = await Promise.all([import("./ingest/ingest.js"), import("./ingest/dispatch.js")]);
     const ingestor = new Ingestor(
       this.store,
@@ -523,7 +537,7 @@ export class Collection {
         chunkSize,
         chunkOverlap,
         maxFileSize: opts.maxFileSize ?? DEFAULTS.maxFileSize,
-        embed: provider ? (texts) => provider.embedDocuments(texts) : undefined,
+        embed,
       },
       new Dispatcher(undefined, this.options.extraction),
       this.snapshots,

@@ -2,7 +2,7 @@
 import { Command } from "commander";
 import { DEFAULTS } from "../core/config.js";
 import { openCollection, removeIfUnused } from "../collection.js";
-import type { IngestSummary } from "../ingest/ingest.js";
+import type { IngestProgress, IngestSummary } from "../ingest/ingest.js";
 import { action, collect, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 import { displaySource } from "./format.js";
 import { lockWait, withLockTimeoutOption, type LockTimeoutFlags } from "./lock-wait.js";
@@ -48,7 +48,8 @@ export function ingestCommand(): Command {
       const loc = resolveLocation(flags);
       const folders = flags.watch ? watchedFolders(paths) : [];
       const col = openCollection({ ...loc, create: true });
-      const progress = createProgress(flags.progress !== false);
+      const progress = createProgress(flags.progress !== false, { json: flags.json, command: "ingest" });
+      const chunkRate = createRate("chunks");
       const embedRate = createRate("chunks");
       const indexRate = createRate("vectors");
       const options = {
@@ -75,16 +76,33 @@ export function ingestCommand(): Command {
         }
         return 0;
       }
+      // Files are counted as they are read; a dense ingest also counts chunks as they are embedded.
+      const files: IngestProgress = { files_seen: 0, indexed: 0, unchanged: 0, failed: 0 };
+      let embedded = 0;
+      const showIngest = (): void => {
+        const { current, ...counts } = files;
+        const chunks = options.dense ? `, ${embedded} chunks embedded ${chunkRate(embedded)}`.trimEnd() : "";
+        progress.update(
+          `ingest: ${files.files_seen} seen, ${files.indexed} indexed, ${files.unchanged} unchanged, ${files.failed} failed${chunks}  ${current ? displaySource(current) : ""}`,
+          { phase: "ingest", ...counts, ...(options.dense ? { chunks_embedded: embedded } : {}) },
+        );
+      };
       let summary: IngestSummary;
       try {
         summary = await col.ingest(paths, {
           ...options,
-          onEmbedProgress: (done, total) => progress.update(`embedding: ${done}/${total} chunks ${embedRate(done, total)}`),
-          onIndexProgress: (done, total) => progress.update(`vector index: ${done}/${total} vectors ${indexRate(done, total)}`),
-          onProgress: (p) =>
-            progress.update(
-              `ingest: ${p.files_seen} seen, ${p.indexed} indexed, ${p.unchanged} unchanged, ${p.failed} failed  ${p.current ? displaySource(p.current) : ""}`,
-            ),
+          onChunksEmbedded: (n) => {
+            embedded = n;
+            showIngest();
+          },
+          onEmbedProgress: (done, total) =>
+            progress.update(`embedding: ${done}/${total} chunks ${embedRate(done, total)}`, { phase: "backfill", done, total }),
+          onIndexProgress: (done, total) =>
+            progress.update(`vector index: ${done}/${total} vectors ${indexRate(done, total)}`, { phase: "vector index", done, total }),
+          onProgress: (p) => {
+            Object.assign(files, p);
+            showIngest();
+          },
         });
       } catch (err) {
         progress.done();

@@ -33,15 +33,18 @@ export function updateCommand(): Command {
       const results: Array<{ collection: string; roots: number } & IngestSummary> = [];
       for (const name of names) {
         const col = openCollection({ ...loc, collection: name });
-        const progress = createProgress(flags.progress !== false);
+        const progress = createProgress(flags.progress !== false, { json: flags.json, command: "update" });
         try {
           const summary = await col.update({
             allowPrivateNetwork: flags.allowPrivateNetwork ?? false,
             fetchTimeoutMs: (flags.timeout ?? 30) * 1000,
             maxFileSize: loc.config.max_file_size ?? DEFAULTS.maxFileSize,
             ...lockWait(flags, name),
-            onProgress: (p) =>
-              progress.update(`update ${name}: ${p.files_seen} seen, ${p.indexed} indexed, ${p.unchanged} unchanged, ${p.failed} failed  ${p.current ? displaySource(p.current) : ""}`),
+            onProgress: ({ current, ...counts }) =>
+              progress.update(
+                `update ${name}: ${counts.files_seen} seen, ${counts.indexed} indexed, ${counts.unchanged} unchanged, ${counts.failed} failed  ${current ? displaySource(current) : ""}`,
+                { phase: "update", collection: name, ...counts },
+              ),
           });
           results.push({ collection: name, ...summary });
         } finally {
