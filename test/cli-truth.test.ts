@@ -95,3 +95,26 @@ describe("grk search --filter", () => {
     expect(bad.stderr).toMatch(/Unknown filter key 'ownr'.*Did you mean 'owner'\?/);
   });
 });
+
+describe("status and hints", () => {
+  it("grk status without --json shows the recorded roots", () => {
+    const res = grk(["status", "--collection", "pg"], { cwd: dir });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^root docs {2}ingested \d{4}-/m);
+  });
+
+  it("DOCUMENT_NOT_FOUND points at grk ls and the path forms that work", () => {
+    const res = grk(["get", "docs/nope.md", "--collection", "pg"], { cwd: dir });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/^error\[DOCUMENT_NOT_FOUND\]/);
+    expect(res.stderr).toMatch(/hint: Run `grk ls` to list the indexed documents; name one by its path \(relative to the current folder, or absolute\)/);
+  });
+
+  it("CHUNK_NOT_FOUND says a chunk id changes when the file is edited above the chunk", () => {
+    const res = grk(["show", "0123456789abcdef0123456789abcdef", "--collection", "pg"], { cwd: dir });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/^error\[CHUNK_NOT_FOUND\]/);
+    expect(res.stderr).toContain("editing the file at or above the chunk");
+    expect(res.stderr).not.toContain("change only when content changes");
+  });
+});
