@@ -118,3 +118,14 @@ describe("status and hints", () => {
     expect(res.stderr).not.toContain("change only when content changes");
   });
 });
+
+describe("grk update", () => {
+  it("counts the unsupported files it meets on every run instead of naming them again", () => {
+    writeFileSync(join(dir, "docs", "diagram.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
+    expect(grk(["ingest", "docs", "--collection", "pg"], { cwd: dir }).stdout).toContain("diagram.svg");
+    const res = grk(["update", "--collection", "pg"], { cwd: dir });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^unsupported \(not indexed\): 1 file\(s\), as every run/m);
+    expect(res.stdout).not.toContain("diagram.svg");
+  });
+});

@@ -124,8 +124,11 @@ export function ingestCommand(): Command {
 /** Unsupported files named in the text summary (all of them are in --json). */
 const UNSUPPORTED_LISTED = 20;
 
-/** The text summary of an ingest (or an update). */
-export function printSummary(s: IngestSummary): void {
+/**
+ * The text summary of an ingest (or an update). `grk update` meets the same unsupported files on every
+ * run, so it counts them without naming them again (`listUnsupported: false`; --json has them all).
+ */
+export function printSummary(s: IngestSummary, opts: { listUnsupported?: boolean } = {}): void {
   println(
     `files seen ${s.files_seen}, indexed ${s.indexed}, unchanged ${s.unchanged}, removed ${s.removed}, ` +
       `chunks written ${s.chunks_written}${s.vectors_written ? `, vectors written ${s.vectors_written}` : ""}, ` +
@@ -139,7 +142,9 @@ export function printSummary(s: IngestSummary): void {
     );
   }
   for (const sk of s.skipped) println(`skipped ${displaySource(sk.source)}: ${sk.reason}`);
-  if (s.unsupported.length) {
+  if (s.unsupported.length && opts.listUnsupported === false) {
+    println(`unsupported (not indexed): ${s.unsupported.length} file(s), as every run (their names: grk ingest, or --json)`);
+  } else if (s.unsupported.length) {
     println(`unsupported (not indexed): ${s.unsupported.length} file(s)`);
     for (const u of s.unsupported.slice(0, UNSUPPORTED_LISTED)) println(`  ${displaySource(u)}`);
     if (s.unsupported.length > UNSUPPORTED_LISTED) println(`  … and ${s.unsupported.length - UNSUPPORTED_LISTED} more (all of them are in --json)`);

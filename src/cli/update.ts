@@ -57,7 +57,7 @@ export function updateCommand(): Command {
         if (results.length === 0) println("no collections");
         for (const r of results) {
           println(`collection ${r.collection}: ${r.roots} root(s)${r.roots === 0 ? " recorded (ingest a path into it first)" : ""}`);
-          if (r.roots > 0) printSummary(r);
+          if (r.roots > 0) printSummary(r, { listUnsupported: false });
         }
       }
       return results.some((r) => r.failed.length > 0) ? 1 : 0;
