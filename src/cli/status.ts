@@ -29,9 +29,9 @@ export function statusCommand(): Command {
   const cmd = new Command("status").description("show a collection's counts, schema version and last ingest");
   withCommonOptions(cmd).action(
     action(async (flags: CommonFlags) => {
-      const col = openCollection(resolveLocation(flags));
+      const col = await openCollection(resolveLocation(flags));
       try {
-        const s = col.status();
+        const s = await col.status();
         if (flags.json) {
           printJson(s);
           return;
@@ -54,7 +54,7 @@ export function statusCommand(): Command {
           println(`root ${displaySource(r.source)}${globs.length ? `  (${globs.join(", ")})` : ""}  ingested ${r.ingested_at}`);
         }
       } finally {
-        col.close();
+        await col.close();
       }
     }),
   );

@@ -48,12 +48,12 @@ function collectionFor(named: string | undefined, flags: VerifyFlags): string | 
 async function verifyCitations(input: Extract<VerifyInput, { kind: "citations" }>, flags: VerifyFlags): Promise<number> {
   const { openCollection, parseCitation } = await import("../collection.js");
   const loc = resolveLocation(flags);
-  const cols = new Map<string, ReturnType<typeof openCollection>>();
-  const open = (name: string | undefined) => {
+  const cols = new Map<string, Awaited<ReturnType<typeof openCollection>>>();
+  const open = async (name: string | undefined) => {
     const key = name ?? "";
     let col = cols.get(key);
     if (!col) {
-      col = openCollection({ ...loc, ...(name !== undefined ? { collection: name } : {}) });
+      col = await openCollection({ ...loc, ...(name !== undefined ? { collection: name } : {}) });
       cols.set(key, col);
     }
     return col;
@@ -63,7 +63,7 @@ async function verifyCitations(input: Extract<VerifyInput, { kind: "citations" }
     for (const item of input.items) {
       // A hit of a search across collections names its own.
       const own = (item as { collection?: unknown } | null)?.collection;
-      const col = open(collectionFor(typeof own === "string" ? own : input.collection, flags));
+      const col = await open(collectionFor(typeof own === "string" ? own : input.collection, flags));
       const text = typeof (item as { text?: unknown }).text === "string" ? (item as { text: string }).text : undefined;
       const verification = await col.verify(item, { baseDir: flags.baseDir, originalText: text });
       const citation = (item as { citation?: unknown }).citation ?? item;
@@ -73,7 +73,7 @@ async function verifyCitations(input: Extract<VerifyInput, { kind: "citations" }
     else for (const [i, r] of results.entries()) for (const line of renderVerdict(parseCitation(input.items[i]), input.items[i], i, r)) println(line);
     return results.every((r) => r.verdict === "verified") ? 0 : 1;
   } finally {
-    for (const col of cols.values()) col.close();
+    for (const col of cols.values()) await col.close();
   }
 }
 
@@ -83,7 +83,7 @@ async function verifyCitations(input: Extract<VerifyInput, { kind: "citations" }
  */
 async function verifyAnswer(input: Extract<VerifyInput, { kind: "answer" }>, flags: VerifyFlags): Promise<number> {
   const { openCollection, parseCitation } = await import("../collection.js");
-  const col = openCollection({ ...resolveLocation(flags), ...withName(collectionFor(input.collection, flags)) });
+  const col = await openCollection({ ...resolveLocation(flags), ...withName(collectionFor(input.collection, flags)) });
   try {
     const hits: SearchHit[] = input.passages.map((p) => ({
       rank: p.n,
@@ -100,7 +100,7 @@ async function verifyAnswer(input: Extract<VerifyInput, { kind: "answer" }>, fla
     else for (const line of renderGrounding(report)) println(line);
     return report.verdict === "grounded" ? 0 : 1;
   } finally {
-    col.close();
+    await col.close();
   }
 }
 

@@ -84,10 +84,10 @@ const INTERNAL_FIELDS = new Set(["rel_path", "ext"]);
  *
  * @throws GroundkitError INVALID_FILTER
  */
-export function checkFilterKeys(filters: readonly Filter[], fields: () => readonly string[]): void {
+export async function checkFilterKeys(filters: readonly Filter[], fields: () => Promise<readonly string[]>): Promise<void> {
   const named = filters.filter((f) => !(BUILT_IN_FILTER_KEYS as readonly string[]).includes(f.key));
   if (named.length === 0) return;
-  const present = fields();
+  const present = await fields();
   const unknown = named.find((f) => !present.includes(f.key));
   if (!unknown) return;
   const frontMatter = [...present].filter((k) => !INTERNAL_FIELDS.has(k)).sort();
