@@ -159,6 +159,21 @@ export function renderMarkdown(r: BenchResults, level = 2): string {
     if (w !== undefined) out.push(`Fresh-process wall time at the largest point: ${fmt(w, 0)} ms (includes Node start-up).`, "");
   }
 
+  if (r.startup) {
+    out.push(`${h} Start-up (whole process)`, "");
+    out.push(
+      ...table(
+        ["command", "median ms", "min ms", "max ms", "IQR ms", "runs"],
+        r.startup.cases.map((c) => [c.name, fmt(c.median_ms, 1), fmt(c.min_ms, 1), fmt(c.max_ms, 1), fmt(c.iqr_ms, 1), String(c.runs_ms.length)]),
+      ),
+      "",
+      `Each run is a fresh \`node dist/cli/main.js …\` process timed from spawn to exit, after one unmeasured warm-up; ` +
+        `the search is BM25 over the repository's docs/ (a small collection: this measures start-up and imports, not scoring). ` +
+        `Read it with the load average above: on a busy machine every row grows, the floor (\`node -e 0\`) with it.`,
+      "",
+    );
+  }
+
   if (r.verify) {
     out.push(`${h} Verification throughput`, "");
     out.push(

@@ -15,6 +15,7 @@ import { mib, round } from "./measure.js";
 import { measureCliOpen, type CliOpenResult, type OpenPhases } from "./open.js";
 import { indexBytes, type IngestResult, type QueryResult } from "./ours.js";
 import type { PeerResult } from "./peer.js";
+import { measureStartup, type StartupResult } from "./startup.js";
 import { QUERY_CLASSES, type QueryClass, type QueryCounts } from "./queries.js";
 import { evaluateTargets, type TargetCheck } from "./targets.js";
 import type { TaskRunner } from "./tasks.js";
@@ -25,7 +26,7 @@ import type { VerifyResult } from "./verify.js";
 /** The long-chunk embedding case: about what fills MiniLM's 256-token window (a BEIR abstract). */
 const LONG_CHUNK_CHARS = 1000;
 
-export const STAGES = ["ingest", "query", "verify", "peer", "vectors", "dense", "open"] as const;
+export const STAGES = ["ingest", "query", "verify", "peer", "vectors", "dense", "open", "startup"] as const;
 export type Stage = (typeof STAGES)[number];
 
 /** A size class: where the curve is measured and how much of everything. */
@@ -147,6 +148,8 @@ export interface BenchResults {
   } | null;
   verify: VerifyResult | null;
   vectors: VectorsResult | null;
+  /** Whole-process CLI runs: `grk --version` and a BM25 `grk search` (startup.ts). */
+  startup?: StartupResult | null;
   dense: {
     bm25_only_probe: DenseProbe[] | null;
     embedding: EmbeddingResult | { unavailable: string; message: string } | null;
@@ -360,6 +363,12 @@ export async function runSuite(opts: SuiteOptions): Promise<BenchResults> {
   }
 
   if (stages.has("dense")) results.dense = await denseStage(opts, main, attempt);
+
+  if (stages.has("startup")) {
+    log("start-up: whole-process CLI runs");
+    results.startup = await attempt("startup", async () => measureStartup(opts.workDir));
+    for (const c of results.startup?.cases ?? []) log(`  ${c.name}: median ${c.median_ms} ms (min ${c.min_ms}, max ${c.max_ms})`);
+  }
 
   results.machine.load_average_end = loadavg().map((x) => round(x, 2));
   results.targets = evaluateTargets(results);

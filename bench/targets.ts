@@ -43,6 +43,10 @@ export function openWallMs(p: PointResult): number | undefined {
 export function evaluateTargets(r: BenchResults): TargetCheck[] {
   const out: TargetCheck[] = [];
   const last = r.points.at(-1);
+  for (const c of r.startup?.cases ?? []) {
+    if (c.name === "grk --version") out.push(check("cli-version-wall", 29, "`grk --version`, whole process, median", c.median_ms, "<=", 200, "ms"));
+    if (c.name.startsWith("grk search")) out.push(check("cli-search-wall", 29, "BM25 `grk search`, whole process, median", c.median_ms, "<=", 350, "ms"));
+  }
   for (const p of r.points) {
     const short = p.bm25?.classes.short?.latency;
     const long12 = p.bm25?.classes.long12?.latency;

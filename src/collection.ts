@@ -23,8 +23,8 @@ import type { SourceText } from "./cite/source-text.js";
 import { readSnapshotSource } from "./cite/read-snapshot-source.js";
 import type { ChunkSettings } from "./ingest/build-chunks.js";
 import { decideChunking, parseRecordedChunking, recordChunking, type RecordedChunking } from "./ingest/chunking-settings.js";
-import { Dispatcher } from "./ingest/dispatch.js";
-import { Ingestor, mergeSummaries, type IngestOptions, type IngestSummary } from "./ingest/ingest.js";
+// Ingest, answer and health-check modules load on first use: `grk search` never pays for them (issue 29).
+import type { IngestOptions, IngestSummary } from "./ingest/ingest.js";
 import { forgetRoot, forgetRootsUnder, recordRoots, recordedRoots, type IngestRoot } from "./ingest/roots.js";
 import { DOCUMENT_CHARS, readDocumentLines, type DocumentLines } from "./cite/read-document.js";
 import { looksLikeIdPrefix, resolveIdPrefix } from "./core/id-prefix.js";
@@ -50,13 +50,12 @@ import type { Store } from "./store/store.js";
 import { SqliteStore } from "./store/sqlite/sqlite-store.js";
 import type { NewChunk, ScoredChunk, StoreStats, StoredChunk, StoredDocument, VectorIndexStatus } from "./store/store.js";
 import { formatIssues } from "./core/validation.js";
-import { repairCollection, runHealthChecks, type DoctorCheck, type HealthParts, type RepairAction, type SampleOutcome } from "./collection-health.js";
-import { answerQuestion, type AnswerOptions, type AnswerReport, type AnswerSources } from "./answer/answer.js";
+import type { DoctorCheck, HealthParts, RepairAction, SampleOutcome } from "./collection-health.js";
+import type { AnswerOptions, AnswerReport, AnswerSources } from "./answer/answer.js";
 import { passageContext, type ChunkPiece } from "./answer/passage-context.js";
 import type { ChatConfig } from "./answer/chat-config.js";
-import { createChatProvider } from "./answer/chat-registry.js";
-import { groundAnswer, type GroundingChecks, type GroundingReport } from "./answer/grounding.js";
-import { verifyQuoteInChunk, verifyQuoteInDocument, type QuoteCheck, type QuoteSources } from "./answer/verify-quote.js";
+import type { GroundingChecks, GroundingReport } from "./answer/grounding.js";
+import type { QuoteCheck, QuoteSources } from "./answer/verify-quote.js";
 
 export interface CollectionLocation {
   /** Directory holding collection files (default `.groundkit`); with a PostgreSQL store, its snapshots. */
@@ -157,6 +156,11 @@ export interface DenseIngestOptions {
   /** Embed chunks (and backfill chunks without vectors) with the collection's embedding provider. */
   dense?: boolean | undefined;
   onEmbedProgress?: ((done: number, total: number) => void) | undefined;
+  /**
+   * Called as the documents of a dense ingest are embedded, after every batch the provider sends:
+   * chunks embedded so far in this run (one large file reports as it goes, not once at its end).
+   */
+  onChunksEmbedded?: ((embedded: number) => void) | undefined;
   /** Called while the ANN index is (re)built at the end of an ingest: vectors added so far, of all. */
   onIndexProgress?: ((done: number, total: number) => void) | undefined;
 }
@@ -453,6 +457,16 @@ export class Collection {
     );
     const { chunk_size: chunkSize, chunk_overlap: chunkOverlap } = chunking;
     const provider = opts.dense ? await this.bindEmbedding(true) : undefined;
+    let embedded = 0;
+    const embed = provider
+      ? async (texts: string[]) => {
+          const vectors = await provider.embedDocuments(texts, (done) => opts.onChunksEmbedded?.(embedded + done));
+          embedded += texts.length;
+          opts.onChunksEmbedded?.(embedded);
+          return vectors;
+        }
+      : undefined;
+    const [{ Ingestor }, { Dispatcher }] = await Promise.all([import("./ingest/ingest.js"), import("./ingest/dispatch.js")]);
     const ingestor = new Ingestor(
       this.store,
       {
@@ -460,7 +474,7 @@ export class Collection {
         chunkSize,
         chunkOverlap,
         maxFileSize: opts.maxFileSize ?? DEFAULTS.maxFileSize,
-        embed: provider ? (texts) => provider.embedDocuments(texts) : undefined,
+        embed,
       },
       new Dispatcher(undefined, this.options.extraction),
       this.snapshots,
@@ -518,6 +532,7 @@ export class Collection {
           }),
         );
       }
+      const { mergeSummaries } = await import("./ingest/ingest.js");
       return { ...mergeSummaries(summaries), roots: roots.length };
     });
   }
@@ -747,6 +762,7 @@ export class Collection {
     if (!config) {
       throw new GroundkitError("CHAT_NOT_CONFIGURED", "No chat model is configured, so there is nothing to write an answer with.");
     }
+    const [{ createChatProvider }, { answerQuestion }] = await Promise.all([import("./answer/chat-registry.js"), import("./answer/answer.js")]);
     const chat = await createChatProvider(config);
     const baseDir = opts.baseDir;
     const chunksByDocument = new Map<string, Promise<ChunkPiece[]>>();
@@ -773,6 +789,7 @@ export class Collection {
    *   const report = await col.ground('Backups are kept "for 30 days" [1].', hits);
    */
   async ground(answer: string, hits: readonly SearchHit[], opts: { baseDir?: string | undefined } = {}): Promise<GroundingReport> {
+    const { groundAnswer } = await import("./answer/grounding.js");
     return groundAnswer(answer, hits, this.groundingChecks(opts.baseDir));
   }
 
@@ -812,6 +829,7 @@ export class Collection {
     if ((where.chunkId === undefined) === (where.documentId === undefined)) {
       throw new GroundkitError("INVALID_ARGUMENT", "Name exactly one of chunk_id and document_id to look for the quote in.");
     }
+    const { verifyQuoteInChunk, verifyQuoteInDocument } = await import("./answer/verify-quote.js");
     return where.chunkId !== undefined
       ? verifyQuoteInChunk(quote, where.chunkId, sources, this.name)
       : verifyQuoteInDocument(quote, where.documentId!, sources, this.name);
@@ -998,12 +1016,16 @@ export class Collection {
    * Reads only (open the collection `readonly` to be sure of it).
    */
   async checkHealth(opts: { sample: number }): Promise<{ checks: DoctorCheck[]; sample: Record<string, SampleOutcome> }> {
+    const { runHealthChecks } = await import("./collection-health.js");
     return runHealthChecks(await this.healthParts(), opts);
   }
 
   /** The repairs that lose nothing (collection-health.ts), holding the writer lock; says what it did. */
   repair(lock: LockWaitOptions = {}): Promise<RepairAction[]> {
-    return this.writing("repair", lock, async () => repairCollection(await this.healthParts(), (provider) => this.backfillVectors(provider)));
+    return this.writing("repair", lock, async () => {
+      const { repairCollection } = await import("./collection-health.js");
+      return repairCollection(await this.healthParts(), (provider) => this.backfillVectors(provider));
+    });
   }
 
   private async healthParts(): Promise<HealthParts> {

@@ -14,6 +14,7 @@
 import type { Collection, SearchOptions } from "./collection.js";
 import type { SearchHit } from "./core/contracts.js";
 import { GroundkitError } from "./core/errors.js";
+import { isUnknownFilterKey } from "./retrieve/filters.js";
 import { DEFAULT_RRF_K } from "./retrieve/fusion.js";
 import { checkTopK } from "./retrieve/query.js";
 
@@ -43,8 +44,19 @@ export async function searchAcross(collections: readonly Collection[], query: st
   const topK = checkTopK(opts.topK);
   const all: Array<CollectionHit & { relative: number }> = [];
   // One collection after another: each search is synchronous SQLite work, so running them "in parallel" gains nothing.
+  let unknownKey: unknown;
+  let searched = 0;
   for (const col of collections) {
-    const hits = await col.search(query, { ...opts, topK });
+    let hits;
+    try {
+      hits = await col.search(query, { ...opts, topK });
+    } catch (err) {
+      // A front-matter field only some collections have: the others simply hold no match.
+      if (!isUnknownFilterKey(err)) throw err;
+      unknownKey ??= err;
+      continue;
+    }
+    searched++;
     const best = hits[0]?.score ?? 0;
     for (const hit of hits) {
       all.push({
@@ -57,6 +69,8 @@ export async function searchAcross(collections: readonly Collection[], query: st
       });
     }
   }
+  // Refused by every collection: a key no collection has is a mistake, not an empty result.
+  if (searched === 0 && unknownKey !== undefined) throw unknownKey;
   all.sort(
     (a, b) =>
       a.collection_rank - b.collection_rank ||

@@ -32,7 +32,7 @@ afterAll(async () => {
 const answerArgs = () => ["answer", "how long are backups kept", "--provider", "openai", "--model", "gpt-test", "--base-url", `${chat.origin}/v1`, "--allow-private-network"];
 
 describe("grk answer", () => {
-  it("prints the report as JSON; the quote's citation verifies with grk verify", async () => {
+  it("prints the report as JSON; grk verify re-grounds it as a whole, the quote's citation verified", async () => {
     fabricate = false;
     const res = await grkAsync([...answerArgs(), "--json"], { cwd: dir });
     expect(res.stderr).toBe("");
@@ -42,7 +42,10 @@ describe("grk answer", () => {
     writeFileSync(join(dir, "answer.json"), res.stdout);
     const verified = await grkAsync(["verify", "answer.json", "--json"], { cwd: dir });
     expect(verified.code).toBe(0);
-    expect(JSON.parse(verified.stdout)).toMatchObject({ verdict: "verified", citation: report.grounding.quotes[0]!.citation });
+    expect(JSON.parse(verified.stdout)).toMatchObject({
+      verdict: "grounded",
+      quotes: [{ found: true, citation: report.grounding.quotes[0]!.citation, verification: { verdict: "verified" } }],
+    });
   });
 
   it("prints the answer, its quotes and the grounding summary as text", async () => {

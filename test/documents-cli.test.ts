@@ -109,7 +109,7 @@ describe("grk ls", () => {
     expect((guides.documents as unknown[]).length).toBe(1);
     const text = run(["ls", "--limit", "1"]).stdout;
     expect(text).toContain("docs/guides/keys.md");
-    expect(text).toContain("more: grk ls --after");
+    expect(text).toContain("more: grk ls --limit 1 --after");
   });
 });
 

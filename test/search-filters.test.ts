@@ -57,6 +57,18 @@ describe("search filters", () => {
     expect(await sources(["author=Ada", "title=Hardening"])).toEqual(["guides/deep/security.md"]);
   });
 
+  it("a key that is neither built in nor any document's field is refused, naming the keys and the near one", async () => {
+    const err = await col.search("firewall", { filters: ["pat=guides/**"] }).then(
+      () => undefined,
+      (e: unknown) => e as { code: string; message: string },
+    );
+    expect(err?.code).toBe("INVALID_FILTER");
+    expect(err?.message).toContain("Unknown filter key 'pat'");
+    expect(err?.message).toContain("Did you mean 'path'?");
+    expect(err?.message).toContain("Keys: path, class, ext, tag, ingested (built in); author, tags, title (front matter).");
+    await expect(col.search("firewall", { filters: ["autor=Ada"] })).rejects.toThrow(/Did you mean 'author'\?/);
+  });
+
   it("ingest date range", async () => {
     expect((await sources(["ingested>=2000-01-01"], 50)).length).toBe(33);
     expect(await sources(["ingested<2000-01-01"])).toEqual([]);

@@ -29,9 +29,9 @@ const RANGE = /^(.+):([0-9]{1,9})(?:(-)([0-9]{1,9})?)?$/;
  * Split `path:12-30` into the reference and its lines. `exists` says whether
  * the whole text names a document, so a path that itself ends in `:12` still works.
  */
-export function parseRangedRef(typed: string, exists: (ref: string) => boolean): RangedRef {
+export async function parseRangedRef(typed: string, exists: (ref: string) => Promise<boolean>): Promise<RangedRef> {
   const m = RANGE.exec(typed);
-  if (!m || exists(documentRef(typed))) return { ref: documentRef(typed) };
+  if (!m || (await exists(documentRef(typed)))) return { ref: documentRef(typed) };
   const start = Number(m[2]);
   const end = m[3] ? (m[4] !== undefined ? Number(m[4]) : undefined) : start;
   return { ref: documentRef(m[1]!), startLine: start, endLine: end };

@@ -26,7 +26,7 @@ export function getCommand(): Command {
     action(async (typed: string, flags: GetFlags) => {
       const col = await openCollection(resolveLocation(flags));
       try {
-        const { ref, startLine, endLine } = parseRangedRef(typed, (r) => exists(() => col.findDocument(r)));
+        const { ref, startLine, endLine } = await parseRangedRef(typed, (r) => exists(() => col.findDocument(r)));
         const view = await col.getDocument(ref, { startLine, endLine, maxChars: flags.maxChars, baseDir: flags.baseDir });
         if (flags.json) {
           printJson({ collection: col.name, ...view });
@@ -51,9 +51,9 @@ export function getCommand(): Command {
 }
 
 /** Whether looking the reference up succeeds (a missing document is false; other errors are real). */
-function exists(lookup: () => unknown): boolean {
+async function exists(lookup: () => Promise<unknown>): Promise<boolean> {
   try {
-    lookup();
+    await lookup();
     return true;
   } catch (err) {
     if (err instanceof GroundkitError && (err.code === "DOCUMENT_NOT_FOUND" || err.code === "AMBIGUOUS_ID")) return false;

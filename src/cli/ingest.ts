@@ -2,7 +2,7 @@
 import { Command } from "commander";
 import { DEFAULTS } from "../core/config.js";
 import { openCollection, removeIfUnused } from "../collection.js";
-import type { IngestSummary } from "../ingest/ingest.js";
+import type { IngestProgress, IngestSummary } from "../ingest/ingest.js";
 import { action, collect, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 import { displaySource } from "./format.js";
 import { lockWait, withLockTimeoutOption, type LockTimeoutFlags } from "./lock-wait.js";
@@ -48,7 +48,8 @@ export function ingestCommand(): Command {
       const loc = resolveLocation(flags);
       const folders = flags.watch ? watchedFolders(paths) : [];
       const col = await openCollection({ ...loc, create: true });
-      const progress = createProgress(flags.progress !== false);
+      const progress = createProgress(flags.progress !== false, { json: flags.json, command: "ingest" });
+      const chunkRate = createRate("chunks");
       const embedRate = createRate("chunks");
       const indexRate = createRate("vectors");
       const options = {
@@ -75,16 +76,33 @@ export function ingestCommand(): Command {
         }
         return 0;
       }
+      // Files are counted as they are read; a dense ingest also counts chunks as they are embedded.
+      const files: IngestProgress = { files_seen: 0, indexed: 0, unchanged: 0, failed: 0 };
+      let embedded = 0;
+      const showIngest = (): void => {
+        const { current, ...counts } = files;
+        const chunks = options.dense ? `, ${embedded} chunks embedded ${chunkRate(embedded)}`.trimEnd() : "";
+        progress.update(
+          `ingest: ${files.files_seen} seen, ${files.indexed} indexed, ${files.unchanged} unchanged, ${files.failed} failed${chunks}  ${current ? displaySource(current) : ""}`,
+          { phase: "ingest", ...counts, ...(options.dense ? { chunks_embedded: embedded } : {}) },
+        );
+      };
       let summary: IngestSummary;
       try {
         summary = await col.ingest(paths, {
           ...options,
-          onEmbedProgress: (done, total) => progress.update(`embedding: ${done}/${total} chunks ${embedRate(done, total)}`),
-          onIndexProgress: (done, total) => progress.update(`vector index: ${done}/${total} vectors ${indexRate(done, total)}`),
-          onProgress: (p) =>
-            progress.update(
-              `ingest: ${p.files_seen} seen, ${p.indexed} indexed, ${p.unchanged} unchanged, ${p.failed} failed  ${p.current ? displaySource(p.current) : ""}`,
-            ),
+          onChunksEmbedded: (n) => {
+            embedded = n;
+            showIngest();
+          },
+          onEmbedProgress: (done, total) =>
+            progress.update(`embedding: ${done}/${total} chunks ${embedRate(done, total)}`, { phase: "backfill", done, total }),
+          onIndexProgress: (done, total) =>
+            progress.update(`vector index: ${done}/${total} vectors ${indexRate(done, total)}`, { phase: "vector index", done, total }),
+          onProgress: (p) => {
+            Object.assign(files, p);
+            showIngest();
+          },
         });
       } catch (err) {
         progress.done();
@@ -106,8 +124,11 @@ export function ingestCommand(): Command {
 /** Unsupported files named in the text summary (all of them are in --json). */
 const UNSUPPORTED_LISTED = 20;
 
-/** The text summary of an ingest (or an update). */
-export function printSummary(s: IngestSummary): void {
+/**
+ * The text summary of an ingest (or an update). `grk update` meets the same unsupported files on every
+ * run, so it counts them without naming them again (`listUnsupported: false`; --json has them all).
+ */
+export function printSummary(s: IngestSummary, opts: { listUnsupported?: boolean } = {}): void {
   println(
     `files seen ${s.files_seen}, indexed ${s.indexed}, unchanged ${s.unchanged}, removed ${s.removed}, ` +
       `chunks written ${s.chunks_written}${s.vectors_written ? `, vectors written ${s.vectors_written}` : ""}, ` +
@@ -121,7 +142,9 @@ export function printSummary(s: IngestSummary): void {
     );
   }
   for (const sk of s.skipped) println(`skipped ${displaySource(sk.source)}: ${sk.reason}`);
-  if (s.unsupported.length) {
+  if (s.unsupported.length && opts.listUnsupported === false) {
+    println(`unsupported (not indexed): ${s.unsupported.length} file(s), as every run (their names: grk ingest, or --json)`);
+  } else if (s.unsupported.length) {
     println(`unsupported (not indexed): ${s.unsupported.length} file(s)`);
     for (const u of s.unsupported.slice(0, UNSUPPORTED_LISTED)) println(`  ${displaySource(u)}`);
     if (s.unsupported.length > UNSUPPORTED_LISTED) println(`  … and ${s.unsupported.length - UNSUPPORTED_LISTED} more (all of them are in --json)`);

@@ -30,13 +30,30 @@ export function lsCommand(): Command {
         for (const d of page.documents) {
           println(`${d.document_id.slice(0, 8)}  ${d.source_class.padEnd(9)}  ${String(d.chunks).padStart(5)} chunks  ${d.ingested_at}  ${displaySource(d.source)}`);
         }
-        if (page.next_after) println(`more: grk ls${prefix ? ` ${prefix}` : ""} --after '${page.next_after.replaceAll("'", "'\\''")}'`);
+        if (page.next_after) println(`more: ${nextPageCommand(prefix, flags, page.next_after)}`);
       } finally {
         await col.close();
       }
     }),
   );
   return cmd;
+}
+
+/** Quote a word for a POSIX shell when it needs it. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+/** The command that prints the next page: the same prefix and the flags that chose the collection and page size. */
+function nextPageCommand(prefix: string | undefined, flags: LsFlags, after: string): string {
+  const words = ["grk", "ls"];
+  if (prefix !== undefined) words.push(prefix);
+  if (flags.indexDir !== undefined) words.push("--index-dir", flags.indexDir);
+  if (flags.collection !== undefined) words.push("--collection", flags.collection);
+  if (flags.config !== undefined) words.push("--config", flags.config);
+  if (flags.limit !== undefined && flags.limit !== DOCUMENT_PAGE.default) words.push("--limit", String(flags.limit));
+  words.push("--after", after);
+  return words.map(shellWord).join(" ");
 }
 
 /** A typed prefix as a source prefix: URLs as typed, paths absolute (a trailing separator kept: `docs/` is a folder). */

@@ -3,54 +3,61 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { toGroundkitError } from "../core/errors.js";
-import { closeEmbeddingProviders } from "../embed/binding.js";
 import { startTracingFromEnv, type TracingHandle } from "../obs/tracing-setup.js";
-import { answerCommand } from "./answer.js";
-import { collectionsCommand } from "./collections.js";
-import { doctorCommand } from "./doctor.js";
-import { evalCommand } from "./eval.js";
-import { getCommand } from "./get.js";
-import { lsCommand } from "./ls.js";
-import { rmCommand } from "./rm.js";
-import { updateCommand } from "./update.js";
-import { ingestCommand } from "./ingest.js";
-import { reembedCommand } from "./reembed.js";
-import { searchCommand } from "./search.js";
-import { serveMcpCommand } from "./serve-mcp.js";
-import { serveCommand } from "./serve.js";
-import { showCommand } from "./show.js";
-import { statusCommand } from "./status.js";
-import { verifyCommand } from "./verify.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
-export function buildProgram(): Command {
+/**
+ * Every command, loaded on demand: a command's module pulls in what it needs (SQLite, ONNX,
+ * pdf.js, fastify, the MCP SDK, …), so `grk --version` and `grk search` import only their own.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  ingest: async () => (await import("./ingest.js")).ingestCommand(),
+  search: async () => (await import("./search.js")).searchCommand(),
+  answer: async () => (await import("./answer.js")).answerCommand(),
+  show: async () => (await import("./show.js")).showCommand(),
+  get: async () => (await import("./get.js")).getCommand(),
+  ls: async () => (await import("./ls.js")).lsCommand(),
+  verify: async () => (await import("./verify.js")).verifyCommand(),
+  status: async () => (await import("./status.js")).statusCommand(),
+  doctor: async () => (await import("./doctor.js")).doctorCommand(),
+  collections: async () => (await import("./collections.js")).collectionsCommand(),
+  update: async () => (await import("./update.js")).updateCommand(),
+  rm: async () => (await import("./rm.js")).rmCommand(),
+  eval: async () => (await import("./eval.js")).evalCommand(),
+  reembed: async () => (await import("./reembed.js")).reembedCommand(),
+  serve: async () => (await import("./serve.js")).serveCommand(),
+  "serve-mcp": async () => (await import("./serve-mcp.js")).serveMcpCommand(),
+};
+
+/**
+ * The commands this run needs: the one named on the command line, none for a bare
+ * `--version`, all of them otherwise (`--help`, `help`, a mistyped name that gets a suggestion).
+ */
+export function commandsFor(argv: readonly string[]): string[] {
+  const first = argv[0];
+  if (first === "--version" || first === "-V") return [];
+  if (first !== undefined && Object.hasOwn(COMMANDS, first)) return [first];
+  return Object.keys(COMMANDS);
+}
+
+export async function buildProgram(argv: readonly string[] = process.argv.slice(2)): Promise<Command> {
   const program = new Command("grk")
     .description("groundkit: retrieval with citations you can re-verify")
     .version(pkg.version)
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
-  for (const cmd of [
-    ingestCommand(),
-    searchCommand(),
-    answerCommand(),
-    showCommand(),
-    getCommand(),
-    lsCommand(),
-    verifyCommand(),
-    statusCommand(),
-    doctorCommand(),
-    collectionsCommand(),
-    updateCommand(),
-    rmCommand(),
-    evalCommand(),
-    reembedCommand(),
-    serveCommand(),
-    serveMcpCommand(),
-  ]) {
-    program.addCommand(cmd.exitOverride());
+  for (const name of commandsFor(argv)) {
+    program.addCommand((await COMMANDS[name]!()).exitOverride());
   }
   return program;
+}
+
+/** Close the embedding providers a command opened (their module is loaded only if one was). */
+async function closeProviders(commands: readonly string[]): Promise<void> {
+  if (commands.length === 0) return;
+  const { closeEmbeddingProviders } = await import("../embed/binding.js");
+  await closeEmbeddingProviders();
 }
 
 // A reader that stops early (`grk search … | head`) closes the pipe: that is not an error.
@@ -71,8 +78,9 @@ try {
 
 if (tracing) {
   try {
-    await buildProgram().parseAsync(process.argv);
-    await closeEmbeddingProviders();
+    const commands = commandsFor(process.argv.slice(2));
+    await (await buildProgram()).parseAsync(process.argv);
+    await closeProviders(commands);
   } catch (err) {
     if (err instanceof CommanderError) {
       // --help and --version exit 0; every other commander error is a usage error.

@@ -19,12 +19,12 @@ export function reembedCommand(): Command {
     action(async (flags: CommonFlags & LockTimeoutFlags & { progress?: boolean }) => {
       const loc = resolveLocation(flags);
       const col = await openCollection(loc);
-      const progress = createProgress(flags.progress !== false);
+      const progress = createProgress(flags.progress !== false, { json: flags.json, command: "reembed" });
       const rate = createRate("chunks");
       try {
         const res = await col.reembed(
           loc.embedding ?? DEFAULT_EMBEDDING_CONFIG,
-          (done, total) => progress.update(`re-embedding: ${done}/${total} chunks ${rate(done, total)}`),
+          (done, total) => progress.update(`re-embedding: ${done}/${total} chunks ${rate(done, total)}`, { phase: "reembed", done, total }),
           lockWait(flags, col.name),
         );
         progress.done();

@@ -2,6 +2,7 @@
 import { Command } from "commander";
 import { openCollection } from "../collection.js";
 import { describeIdentity } from "../embed/provider.js";
+import { displaySource } from "./format.js";
 import type { VectorIndexStatus } from "../store/store.js";
 import { action, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 
@@ -47,6 +48,11 @@ export function statusCommand(): Command {
         println(describeVectorIndex(s.vector_index));
         if (s.chunker) println(`chunker size ${s.chunker.chunk_size} overlap ${s.chunker.chunk_overlap}`);
         for (const d of s.base_dirs) println(`base dir ${d}`);
+        if (s.roots.length === 0) println("roots none (ingest a path or URL to record one; `grk update` re-ingests the roots)");
+        for (const r of s.roots) {
+          const globs = [...r.include.map((g) => `include ${g}`), ...r.exclude.map((g) => `exclude ${g}`)];
+          println(`root ${displaySource(r.source)}${globs.length ? `  (${globs.join(", ")})` : ""}  ingested ${r.ingested_at}`);
+        }
       } finally {
         await col.close();
       }

@@ -33,15 +33,18 @@ export function updateCommand(): Command {
       const results: Array<{ collection: string; roots: number } & IngestSummary> = [];
       for (const name of names) {
         const col = await openCollection({ ...loc, collection: name });
-        const progress = createProgress(flags.progress !== false);
+        const progress = createProgress(flags.progress !== false, { json: flags.json, command: "update" });
         try {
           const summary = await col.update({
             allowPrivateNetwork: flags.allowPrivateNetwork ?? false,
             fetchTimeoutMs: (flags.timeout ?? 30) * 1000,
             maxFileSize: loc.config.max_file_size ?? DEFAULTS.maxFileSize,
             ...lockWait(flags, name),
-            onProgress: (p) =>
-              progress.update(`update ${name}: ${p.files_seen} seen, ${p.indexed} indexed, ${p.unchanged} unchanged, ${p.failed} failed  ${p.current ? displaySource(p.current) : ""}`),
+            onProgress: ({ current, ...counts }) =>
+              progress.update(
+                `update ${name}: ${counts.files_seen} seen, ${counts.indexed} indexed, ${counts.unchanged} unchanged, ${counts.failed} failed  ${current ? displaySource(current) : ""}`,
+                { phase: "update", collection: name, ...counts },
+              ),
           });
           results.push({ collection: name, ...summary });
         } finally {
@@ -54,7 +57,7 @@ export function updateCommand(): Command {
         if (results.length === 0) println("no collections");
         for (const r of results) {
           println(`collection ${r.collection}: ${r.roots} root(s)${r.roots === 0 ? " recorded (ingest a path into it first)" : ""}`);
-          if (r.roots > 0) printSummary(r);
+          if (r.roots > 0) printSummary(r, { listUnsupported: false });
         }
       }
       return results.some((r) => r.failed.length > 0) ? 1 : 0;

@@ -55,11 +55,21 @@ export const ERROR_CATALOGUE = {
     hint: "Run `grk collections` to list collections, or ingest first.",
     toolHint: "Call `list_collections` for the collections this server has.",
   },
-  CHUNK_NOT_FOUND: { http: 404, hint: "Chunk ids change only when content changes; search again." },
+  CHUNK_NOT_FOUND: {
+    http: 404,
+    hint:
+      "A chunk id stands for its file, its position in it and its text: editing the file at or above the chunk, " +
+      "re-chunking or removing it gives new ids. Search again for the current id.",
+    toolHint:
+      "A chunk id stands for its file, its position in it and its text: editing the file at or above the chunk, " +
+      "re-chunking or removing it gives new ids. Call `search` again for the current id.",
+  },
   DOCUMENT_NOT_FOUND: {
     http: 404,
-    hint: "Run `grk status` to see what is indexed.",
-    toolHint: "Call `index_status` to see what is indexed, or search again.",
+    hint:
+      "Run `grk ls` to list the indexed documents; name one by its path (relative to the current folder, or " +
+      "absolute), its URL, or a document-id prefix of 6+ hex digits.",
+    toolHint: "Call `list_documents` to see the indexed documents and their ids, or search again.",
   },
   SOURCE_NOT_FOUND: { http: 404, hint: "Check the path; it must exist and be readable." },
   AMBIGUOUS_ID: { http: 400, hint: "Type more characters of the id: the message lists the ids that start with it." },

@@ -4,7 +4,8 @@
  * embedding-provider calls.
  */
 import { isIP } from "node:net";
-import { buildConnector, Client } from "undici";
+// undici is imported when a URL is fetched: a command that fetches nothing never loads it.
+import type { buildConnector, Client } from "undici";
 import { GroundkitError } from "../core/errors.js";
 import { checkUrlShape, redactUrl, sanitizeUrl } from "./url-shape.js";
 import { vetHost, type ResolvedAddress, type Resolver } from "./ssrf-guard.js";
@@ -88,8 +89,13 @@ function describeLocation(location: string | undefined, base: URL): string {
  * vetting. The Host header comes from the request origin, and TLS keeps the
  * original name for SNI and certificate verification.
  */
-function pinnedConnector(pinned: ResolvedAddress, hostname: string, timeoutMs: number): buildConnector.connector {
-  const base = buildConnector({ timeout: timeoutMs });
+function pinnedConnector(
+  build: typeof buildConnector,
+  pinned: ResolvedAddress,
+  hostname: string,
+  timeoutMs: number,
+): buildConnector.connector {
+  const base = build({ timeout: timeoutMs });
   const servername = isIP(hostname) === 0 ? hostname : undefined;
   return (options, callback) => {
     base({ ...options, hostname: pinned.address, ...(servername !== undefined ? { servername } : {}) }, callback);
@@ -169,8 +175,9 @@ export async function guardedFetch(rawUrl: string, opts: GuardedFetchOptions = {
       controller.signal,
       timeoutError,
     );
-    client = new Client(url.origin, {
-      connect: pinnedConnector(pinned, url.hostname.replace(/^\[|\]$/g, ""), timeoutMs),
+    const undici = await import("undici");
+    client = new undici.Client(url.origin, {
+      connect: pinnedConnector(undici.buildConnector, pinned, url.hostname.replace(/^\[|\]$/g, ""), timeoutMs),
       // The total deadline below governs; these only back it up.
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,

@@ -2,15 +2,14 @@
  * Turning tracing on: when the standard OpenTelemetry environment asks for an
  * OTLP exporter, register a tracer provider that batches spans and sends them
  * as OTLP/HTTP (JSON encoding) to `OTEL_EXPORTER_OTLP_ENDPOINT`. Otherwise
- * nothing is registered and the API stays a no-op. The SDK is loaded only when
- * tracing is on, so a plain `grk` run never pays for importing it.
+ * nothing is registered and the API stays a no-op. The SDK (and, here, the API) is loaded
+ * only when tracing is on, so a plain `grk --version` never pays for importing it.
  *
  * Read here: OTEL_SDK_DISABLED, OTEL_TRACES_EXPORTER, OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL,
  * OTEL_TRACES_SAMPLER(_ARG), OTEL_BSP_*. The exporter reads the endpoint, headers,
  * timeout and compression variables itself; the resource reads OTEL_SERVICE_NAME and
  * OTEL_RESOURCE_ATTRIBUTES.
  */
-import { context, diag, DiagLogLevel, propagation, trace } from "@opentelemetry/api";
 import { GroundkitError } from "../core/errors.js";
 
 /**
@@ -77,8 +76,9 @@ export async function startTracingFromEnv(opts: { serviceVersion: string; warn: 
   if (!tracingRequested(env)) return OFF;
   const sampler = await samplerFromEnv(env);
   const bsp = batchOptionsFromEnv(env);
-  const [{ TracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, resources, { AsyncLocalStorageContextManager }, { W3CTraceContextPropagator }] =
+  const [{ context, diag, DiagLogLevel, propagation, trace }, { TracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, resources, { AsyncLocalStorageContextManager }, { W3CTraceContextPropagator }] =
     await Promise.all([
+      import("@opentelemetry/api"),
       import("@opentelemetry/sdk-trace"),
       import("@opentelemetry/exporter-trace-otlp-http"),
       import("@opentelemetry/resources"),

@@ -36,8 +36,13 @@ export const MAX_FILTERS = 32;
 
 const FILTER = /^([A-Za-z][A-Za-z0-9_-]{0,63})\s*(\^=|>=|<=|=|>|<)\s*(.*)$/s;
 
-function invalid(message: string): GroundkitError {
-  return new GroundkitError("INVALID_FILTER", message);
+function invalid(message: string, details?: Record<string, unknown>): GroundkitError {
+  return new GroundkitError("INVALID_FILTER", message, details);
+}
+
+/** Whether `err` is {@link checkFilterKeys}' refusal (a search across collections tolerates it in some of them). */
+export function isUnknownFilterKey(err: unknown): boolean {
+  return err instanceof GroundkitError && err.code === "INVALID_FILTER" && typeof err.detail?.unknown_filter_key === "string";
 }
 
 /** Parse `key=value` filter strings; throws INVALID_FILTER with a clear message. */
@@ -64,6 +69,56 @@ export function parseFilters(raw: readonly string[] | undefined): Filter[] {
     if (key === "path" && op === "=") compileGlob(value, { dot: true, errorCode: "INVALID_FILTER" });
     return { key, op, value };
   });
+}
+
+/** Filter keys every collection has; any other key names a front-matter field. */
+export const BUILT_IN_FILTER_KEYS = ["path", "class", "ext", "tag", "ingested"] as const;
+
+/** Document metadata the ingest records itself: filterable, but not a front-matter field to suggest. */
+const INTERNAL_FIELDS = new Set(["rel_path", "ext"]);
+
+/**
+ * Refuse a filter whose key is neither built in nor a field any document of the collection has: it
+ * could only ever match nothing. The message names the keys that exist and the nearest one.
+ * `fields` is asked for only when a filter names a field.
+ *
+ * @throws GroundkitError INVALID_FILTER
+ */
+export async function checkFilterKeys(filters: readonly Filter[], fields: () => Promise<readonly string[]>): Promise<void> {
+  const named = filters.filter((f) => !(BUILT_IN_FILTER_KEYS as readonly string[]).includes(f.key));
+  if (named.length === 0) return;
+  const present = await fields();
+  const unknown = named.find((f) => !present.includes(f.key));
+  if (!unknown) return;
+  const frontMatter = [...present].filter((k) => !INTERNAL_FIELDS.has(k)).sort();
+  const near = nearestKey(unknown.key, [...BUILT_IN_FILTER_KEYS, ...frontMatter]);
+  throw invalid(
+    `Unknown filter key '${unknown.key}': no document of this collection has it, so nothing could match.` +
+      `${near ? ` Did you mean '${near}'?` : ""} Keys: ${BUILT_IN_FILTER_KEYS.join(", ")} (built in)` +
+      (frontMatter.length > 0 ? `; ${frontMatter.slice(0, 30).join(", ")}${frontMatter.length > 30 ? ", …" : ""} (front matter).` : "; no front-matter fields."),
+    { unknown_filter_key: unknown.key, ...(near ? { did_you_mean: near } : {}) },
+  );
+}
+
+/** The known key closest to `key` by edit distance, when close enough to be a typo (at most 2 edits, under half its length). */
+function nearestKey(key: string, keys: readonly string[]): string | undefined {
+  let best: { key: string; d: number } | undefined;
+  for (const k of keys) {
+    const d = editDistance(key, k);
+    if (d <= 2 && d < Math.max(key.length, k.length) / 2 && (!best || d < best.d)) best = { key: k, d };
+  }
+  return best?.key;
+}
+
+/** Levenshtein distance (keys are at most 64 characters). */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
 }
 
 /** Turn parsed filters into the store's typed filter (AND); undefined when there are none. */

@@ -8,7 +8,7 @@ import type { EmbeddingProvider } from "../embed/provider.js";
 import { ATTR, withSpan } from "../obs/tracing.js";
 import type { ScoredChunk, Store } from "../store/store.js";
 import { denseSearch } from "./dense.js";
-import { parseFilters, toChunkFilter } from "./filters.js";
+import { checkFilterKeys, parseFilters, toChunkFilter } from "./filters.js";
 import { fuseHybrid, hybridPoolSize, type FusionMethod } from "./hybrid.js";
 import { lexicalSearch } from "./lexical.js";
 import { DEFAULT_RERANK_DEPTH, rerankChunks } from "./rerank-stage.js";
@@ -59,7 +59,9 @@ export interface RankSources {
 /** Rank chunks for a query: BM25, dense or hybrid, then an optional rerank; at most `limit` rows. */
 export async function rankChunks(sources: RankSources, query: string, limit: number, req: RankRequest = {}): Promise<ScoredChunk[]> {
   const { store, settings } = sources;
-  const filter = toChunkFilter(parseFilters(req.filters));
+  const filters = parseFilters(req.filters);
+  await checkFilterKeys(filters, () => store.metadataFields());
+  const filter = toChunkFilter(filters);
   const mode = req.mode ?? "bm25";
   const reranker = req.rerank ? await sources.reranker() : undefined;
   const depth = reranker ? Math.max(limit, settings.rerankDepth ?? DEFAULT_RERANK_DEPTH) : limit;

@@ -227,5 +227,7 @@ export interface Store {
   getMeta(key: string): Promise<string | undefined>;
   setMeta(key: string, value: string): Promise<void>;
   stats(): Promise<StoreStats>;
+  /** The metadata field names any document has (front-matter fields, plus `rel_path` and `ext`), sorted. */
+  metadataFields(): Promise<string[]>;
   close(): Promise<void>;
 }

@@ -746,6 +746,11 @@ export class PostgresStore implements Store {
     });
   }
 
+  metadataFields(): Promise<string[]> {
+    const sql = "SELECT DISTINCT k.key FROM documents d, json_object_keys(d.metadata::json) AS k(key) ORDER BY k.key";
+    return this.snapshot(async (s) => (await s.db.query<{ key: string }>(sql)).rows.map((r) => r.key));
+  }
+
   /** Close the collection's pool (a transaction's handle has nothing of its own to close). */
   async close(): Promise<void> {
     if (this.client) return;

@@ -243,6 +243,11 @@ export class SqliteStore implements Store {
     return this.run(() => this.engine.stats());
   }
 
+  metadataFields(): Promise<string[]> {
+    const sql = "SELECT DISTINCT j.key AS key FROM documents d, json_each(d.metadata) j ORDER BY j.key";
+    return this.run(() => (this.engine.db.prepare(sql).all() as Array<{ key: string }>).map((r) => r.key));
+  }
+
   close(): Promise<void> {
     return this.run(() => this.engine.close());
   }
