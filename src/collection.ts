@@ -12,6 +12,7 @@
 import { cpSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve, sep } from "node:path";
 import { checkCollectionName } from "./core/collection-name.js";
+import { collectionNotFound } from "./collection-not-found.js";
 import { DEFAULTS, type StoreConfig } from "./core/config.js";
 import { CitationSchema, type Citation, type SearchHit, type Verification } from "./core/contracts.js";
 import { GroundkitError } from "./core/errors.js";
@@ -250,14 +251,14 @@ export function openCollection(opts: OpenCollectionOptions = {}): Collection {
     // The index is in PostgreSQL; the index dir keeps only URL snapshots (docs/postgres.md).
     if (opts.create) ensureIndexDir(indexDir);
     else checkIndexDirIfPresent(indexDir);
-    const store = PostgresStore.open(opts.store, name, { create: opts.create ?? false });
+    const store = openPostgres(opts.store, name, opts.create ?? false);
     return new Collection(name, indexDir, store.location, store, opts);
   }
   const existed = safeIsFile(file);
   if (opts.create) ensureIndexDir(indexDir);
   else {
     checkIndexDirIfPresent(indexDir);
-    if (!safeIsFile(file)) throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${name}' does not exist in ${indexDir}.`);
+    if (!safeIsFile(file)) throw collectionNotFound(name, `Collection '${name}' does not exist in ${indexDir}.`, () => listCollections(indexDir));
   }
   let store: SqliteStore;
   try {
@@ -272,6 +273,16 @@ export function openCollection(opts: OpenCollectionOptions = {}): Collection {
   const col = new Collection(name, indexDir, file, store, opts);
   col.createdNow = !existed;
   return col;
+}
+
+/** The collection's PostgreSQL store; a name that does not exist gets the nearest one there as a hint. */
+function openPostgres(store: Extract<StoreConfig, { kind: "postgres" }>, name: string, create: boolean): PostgresStore {
+  try {
+    return PostgresStore.open(store, name, { create });
+  } catch (err) {
+    if (!(err instanceof GroundkitError) || err.code !== "COLLECTION_NOT_FOUND") throw err;
+    throw collectionNotFound(name, err.message, () => PostgresStore.list(store));
+  }
 }
 
 /**
@@ -351,7 +362,7 @@ export function deleteCollection(loc: CollectionLocation): void {
     rmSync(join(indexDir, `${name}.snapshots`), { recursive: true, force: true });
     return;
   }
-  if (!safeIsFile(file)) throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${name}' does not exist.`);
+  if (!safeIsFile(file)) throw collectionNotFound(name, `Collection '${name}' does not exist in ${indexDir}.`, () => listCollections(indexDir));
   const lock = WriterLock.acquireNow(WriterLock.pathFor(file), { collection: name, operation: "delete" });
   try {
     for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true });

@@ -20,6 +20,7 @@ import { serveMcpCommand } from "./serve-mcp.js";
 import { serveCommand } from "./serve.js";
 import { showCommand } from "./show.js";
 import { statusCommand } from "./status.js";
+import { passOptionsToSubcommands } from "./subcommand-options.js";
 import { verifyCommand } from "./verify.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
@@ -50,7 +51,7 @@ export function buildProgram(): Command {
   ]) {
     program.addCommand(cmd.exitOverride());
   }
-  return program;
+  return passOptionsToSubcommands(program);
 }
 
 // A reader that stops early (`grk search … | head`) closes the pipe: that is not an error.
