@@ -150,6 +150,10 @@ export const ERROR_CATALOGUE = {
   PAYLOAD_TOO_LARGE: { http: 413, hint: "Send a smaller request body." },
   OVERLOADED: { http: 503, hint: "The server is at capacity; retry after the Retry-After delay." },
   TIMEOUT: { http: 504, hint: "The request took too long; narrow it and retry." },
+  WATCH_UNAVAILABLE: {
+    http: 503,
+    hint: "The system refused to watch the folder; raise the limit the message names (docs/maintenance.md, watching folders).",
+  },
   PORT_IN_USE: {
     http: 500,
     hint: "Another process listens there (perhaps another `grk serve`): stop it, or pass --port <n> (0 picks a free one).",
