@@ -7,10 +7,10 @@ import { nearestName } from "./core/nearest-name.js";
  * collections there are; when one is near `name` (a typo), the hint names it.
  * Listing is best effort: a store that cannot list leaves the general hint.
  */
-export function collectionNotFound(name: string, message: string, existing: () => string[]): GroundkitError {
+export async function collectionNotFound(name: string, message: string, existing: () => Promise<string[]>): Promise<GroundkitError> {
   let near: string | undefined;
   try {
-    near = nearestName(name, existing());
+    near = nearestName(name, await existing());
   } catch {
     near = undefined;
   }
