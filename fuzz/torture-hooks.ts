@@ -104,7 +104,7 @@ fs.openSync = function (...args: Parameters<typeof fs.openSync>) {
 const originalRenameSync = fs.renameSync;
 fs.renameSync = function (from: fs.PathLike, to: fs.PathLike) {
   originalRenameSync(from, to);
-  if (/\.ann-[^/]*\.(usearch|vectors)$/.test(String(to)) && beacon("ann-save", String(to))) freeze();
+  if (/[+.]ann-[^/]*\.(usearch|vectors)$/.test(String(to)) && beacon("ann-save", String(to))) freeze();
 } as typeof fs.renameSync;
 
 const originalRename = fsp.rename;

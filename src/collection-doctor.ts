@@ -12,8 +12,9 @@
 import { join, resolve } from "node:path";
 import { checkCollectionName } from "./core/collection-name.js";
 import { DEFAULTS } from "./core/config.js";
-import { GroundkitError, toGroundkitError } from "./core/errors.js";
-import { openCollection, type LockWaitOptions, type OpenCollectionOptions } from "./collection.js";
+import { toGroundkitError } from "./core/errors.js";
+import { listCollections, openCollection, type LockWaitOptions, type OpenCollectionOptions } from "./collection.js";
+import { collectionNotFound } from "./collection-not-found.js";
 import type { DoctorCheck, RepairAction, SampleOutcome } from "./collection-health.js";
 import { inspectCollectionFile, type FileInspection } from "./store/sqlite/file-health.js";
 import { APPLICATION_ID, SCHEMA_VERSION } from "./store/sqlite/schema.js";
@@ -49,7 +50,7 @@ export async function doctorCollection(loc: OpenCollectionOptions, opts: DoctorO
   const indexDir = resolve(loc.indexDir ?? DEFAULTS.indexDir);
   const name = checkCollectionName(loc.collection ?? DEFAULTS.collection);
   const path = join(indexDir, `${name}.sqlite3`);
-  if (!existsSync(path)) throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${name}' does not exist in ${indexDir}.`);
+  if (!existsSync(path)) throw await collectionNotFound(name, `Collection '${name}' does not exist in ${indexDir}.`, () => listCollections({ indexDir, store: loc.store }));
   const sample = opts.sample ?? DEFAULT_DOCTOR_SAMPLE;
   const repairs: RepairAction[] = [];
   let file = fileChecks(inspectCollectionFile(path));

@@ -212,6 +212,13 @@ function vectorIndexCheck(parts: HealthParts): DoctorCheck {
   const problems: DoctorProblem[] = [];
   const action = "Run `grk doctor --repair` (or the next ingest) to save it.";
   if (v.state !== "current" && v.state !== "none") problems.push({ message: whyNot[v.state], action, repairable: true });
+  for (const damage of parts.store.engine.damagedVectorIndexFiles()) {
+    problems.push({
+      message: `the saved HNSW index is damaged: ${damage}; searches do not use what is damaged (the graph is rebuilt in memory, or candidates re-ranked from sqlite-vec)`,
+      action: "Run `grk doctor --repair` to rebuild it from the committed vectors.",
+      repairable: true,
+    });
+  }
   if (v.rerank_vectors === false) {
     problems.push({
       message: "the HNSW index's re-rank vectors file is missing or incomplete: searches re-rank from sqlite-vec, slowly at scale",
@@ -428,7 +435,10 @@ export async function repairCollection(
     }
   }
   const index = parts.store.engine.vectorIndexStatus();
-  if (index.kind === "hnsw" && (index.state !== "current" || index.rerank_vectors === false)) {
+  if (index.kind === "hnsw" && parts.store.engine.damagedVectorIndexFiles().length > 0) {
+    const after = parts.store.engine.rebuildVectorIndex();
+    did.push({ check: "vector-index", did: `rebuilt the damaged HNSW index (${after.indexed_vectors} vectors, ${after.state})` });
+  } else if (index.kind === "hnsw" && (index.state !== "current" || index.rerank_vectors === false)) {
     const after = parts.store.engine.syncVectorIndex();
     did.push({ check: "vector-index", did: `saved the HNSW index (${after.indexed_vectors} vectors, ${after.state})` });
   }

@@ -12,6 +12,7 @@
 import { cpSync, existsSync, rmSync } from "node:fs";
 import { isAbsolute, join, resolve, sep } from "node:path";
 import { checkCollectionName } from "./core/collection-name.js";
+import { collectionNotFound } from "./collection-not-found.js";
 import { DEFAULTS, type StoreConfig } from "./core/config.js";
 import { CitationSchema, type Citation, type SearchHit, type Verification } from "./core/contracts.js";
 import { GroundkitError } from "./core/errors.js";
@@ -248,10 +249,16 @@ export async function openCollection(opts: OpenCollectionOptions = {}): Promise<
   // Refuse bad limits up front, not once per file.
   resolveExtractionLimits(opts.extraction);
   const backend = await backendOf(opts.store);
-  const opened = await backend.open(
-    { indexDir, name, store: opts.store },
-    { create: opts.create ?? false, readonly: opts.readonly, vectorIndex: opts.vectorIndex },
-  );
+  let opened;
+  try {
+    opened = await backend.open(
+      { indexDir, name, store: opts.store },
+      { create: opts.create ?? false, readonly: opts.readonly, vectorIndex: opts.vectorIndex },
+    );
+  } catch (err) {
+    if (!(err instanceof GroundkitError) || err.code !== "COLLECTION_NOT_FOUND") throw err;
+    throw await collectionNotFound(name, err.message, () => backend.list({ indexDir, store: opts.store }));
+  }
   const col = new Collection(name, indexDir, opened, opts);
   col.createdNow = opened.createdNow;
   return col;
@@ -307,7 +314,13 @@ export function storeProbe(store: StoreConfig | undefined): StoreProbe {
  */
 export async function deleteCollection(loc: CollectionLocation): Promise<void> {
   const { indexDir, name } = locate(loc);
-  await (await backendOf(loc.store)).drop({ indexDir, name, store: loc.store });
+  const backend = await backendOf(loc.store);
+  try {
+    await backend.drop({ indexDir, name, store: loc.store });
+  } catch (err) {
+    if (!(err instanceof GroundkitError) || err.code !== "COLLECTION_NOT_FOUND") throw err;
+    throw await collectionNotFound(name, err.message, () => backend.list({ indexDir, store: loc.store }));
+  }
   rmSync(join(indexDir, `${name}.snapshots`), { recursive: true, force: true });
 }
 

@@ -4,7 +4,9 @@
  * left behind or ahead of the committed vectors (a crash between the vector commit
  * and the index write, either way round) is detected and repaired on open.
  */
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync, truncateSync, unlinkSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { closeSync, copyFileSync, existsSync, openSync, writeSync, mkdtempSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, truncateSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -251,7 +253,7 @@ describe("ANN vector index", () => {
       store.close();
     }
     // Only the header, one data file and its vectors file remain.
-    expect(readdirSync(dir).filter((f) => f.includes(".ann")).length).toBe(3);
+    expect(readdirSync(dir).filter((f) => f.includes("+ann")).length).toBe(3);
   });
 
   it("an index ahead of the committed vectors (their commit lost, the index written) is detected and rebuilt", () => {
@@ -311,7 +313,7 @@ describe("ANN vector index", () => {
       expect(status).toMatchObject({ kind: "exact", state: "none" });
       expect(status.reason).toMatch(/ANN library unavailable.*groundkit-no-such-ann-module/);
       expectMatchesExact(store);
-      expect(existsSync(`${path}.ann.json`)).toBe(false);
+      expect(existsSync(`${path}+ann.json`)).toBe(false);
     } finally {
       store.close();
     }
@@ -388,6 +390,130 @@ describe("ANN vector index", () => {
     expect(openFiles().filter((f) => f.endsWith(".vectors"))).toEqual([]);
   });
 
+  it("a sync deletes only its own stale files: a collection named like them (notes.sqlite3.ann-1) keeps its database and lock", () => {
+    // Collection `c` is c.sqlite3; these are other collections' files whose names start with `c.sqlite3.ann-`.
+    const others = ["c.sqlite3.ann-1", "c.sqlite3.ann-0-1.usearch", "c.sqlite3.ann-ff-2.vectors.1-1.tmp"];
+    for (const name of others) {
+      const other = SqliteEngine.open(join(dir, `${name}.sqlite3`), { create: true, vectorIndex: ANN });
+      addDocs(other, "o", 0, 1);
+      other.close();
+      writeFileSync(join(dir, `${name}.lock`), "");
+    }
+    const stray = join(dir, "c.sqlite3+ann-notes.txt"); // not a shape the index writes: left alone
+    writeFileSync(stray, "mine");
+    const store = open();
+    try {
+      addDocs(store, "a", 0, 100);
+      store.syncVectorIndex();
+      addDocs(store, "a", 0, 5, 8_100_000);
+      store.syncVectorIndex(); // a fold: the first state's files are now stale and removed
+    } finally {
+      store.close();
+    }
+    for (const name of others) {
+      expect(existsSync(join(dir, `${name}.lock`)), name).toBe(true);
+      const other = SqliteEngine.open(join(dir, `${name}.sqlite3`), { create: false, vectorIndex: ANN });
+      try {
+        expect(other.getDocument("doc-o0"), name).toBeDefined();
+      } finally {
+        other.close();
+      }
+    }
+    expect(existsSync(stray)).toBe(true);
+    const header = readAnnHeader(path)!;
+    expect(header.file).toMatch(/^c\.sqlite3\+ann-[0-9a-f]+-\d+\.usearch$/);
+    const ours = readdirSync(dir).filter((n) => n.startsWith("c.sqlite3+ann"));
+    expect(ours.sort()).toEqual(["c.sqlite3+ann-notes.txt", "c.sqlite3+ann.json", header.file, header.vectors!].sort());
+  });
+
+  it("an index saved under the earlier `<db>.ann-…` names is used as it is, and the next syncs move it to the new names", () => {
+    saveIndexOf100Docs();
+    // Rename the saved files to the earlier naming, as an index from before ADR 0026 left them.
+    const header = readAnnHeader(path)!;
+    const legacy = { ...header, file: header.file.replace("+ann-", ".ann-"), vectors: header.vectors!.replace("+ann-", ".ann-") };
+    renameSync(join(dir, header.file), join(dir, legacy.file));
+    renameSync(join(dir, header.vectors!), join(dir, legacy.vectors));
+    unlinkSync(`${path}+ann.json`);
+    writeFileSync(`${path}.ann.json`, JSON.stringify(legacy));
+    const store = open();
+    try {
+      expect(store.vectorIndexStatus()).toMatchObject({ kind: "hnsw", state: "current", rerank_vectors: true });
+      expectScoresMatchExact(store);
+      store.syncVectorIndex(); // same state: the header moves, naming the same files
+      expect(existsSync(`${path}.ann.json`)).toBe(false);
+      expect(readAnnHeader(path)).toMatchObject({ file: legacy.file, vectors: legacy.vectors });
+      addDocs(store, "a", 0, 5, 8_200_000);
+      store.syncVectorIndex(); // a new state: new names, the earlier files removed
+      expect(readdirSync(dir).filter((n) => n.includes(".ann"))).toEqual([]);
+      expectScoresMatchExact(store);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("a vectors file overwritten in place (same size) is not trusted: searches still match exact search, and status says so", () => {
+    saveIndexOf100Docs();
+    let store: SqliteEngine;
+    const file = savedVectorsFile();
+    const vectorBytes = 400 * DIMS * 4;
+    // Random bytes over the whole body (rowid index included), then over the vectors only (the index intact).
+    for (const [from, length] of [
+      [16, statSync(file).size - 16],
+      [16, vectorBytes],
+    ] as const) {
+      const fd = openSync(file, "r+");
+      writeSync(fd, randomBytes(length), 0, length, from);
+      closeSync(fd);
+      store = open();
+      try {
+        expectScoresMatchExact(store);
+        expect(store.vectorIndexStatus()).toMatchObject({ kind: "hnsw", state: "current", rerank_vectors: false });
+        expect(store.damagedVectorIndexFiles().join()).toContain("re-rank vectors file");
+        store.rebuildVectorIndex();
+        expect(store.damagedVectorIndexFiles()).toEqual([]);
+        expect(store.vectorIndexStatus()).toMatchObject({ state: "current", rerank_vectors: true });
+      } finally {
+        store.close();
+      }
+    }
+  });
+
+  it("a data file truncated or overwritten under a searching process does not kill it (no SIGBUS): it keeps answering", () => {
+    saveIndexOf100Docs();
+    const data = join(dir, readAnnHeader(path)!.file);
+    // A separate process (a SIGBUS would kill the test runner): it searches, the file is damaged, it searches again.
+    const script = `
+      import { truncateSync, writeFileSync, readFileSync } from "node:fs";
+      import { SqliteEngine } from ${JSON.stringify(join(import.meta.dirname, "../dist/store/sqlite/sqlite-engine.js"))};
+      const [path, data, dims] = process.argv.slice(1);
+      const store = SqliteEngine.open(path, { create: false, vectorIndex: { minVectors: 50 } });
+      const q = new Float32Array(Number(dims)).map((_, i) => Math.sin(i + 1));
+      const ids = () => store.searchVectors(q, 10).map((h) => h.chunk_id).join(",");
+      const before = ids();
+      const bytes = readFileSync(data);
+      truncateSync(data, 0);
+      const afterTruncate = ids();
+      writeFileSync(data, bytes.subarray(0, bytes.length >> 1)); // a restore with cp: rewritten in place, here cut short
+      const afterRewrite = ids();
+      console.log(JSON.stringify({ before, afterTruncate, afterRewrite, status: store.vectorIndexStatus().kind }));
+      store.close();
+    `;
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", script, path, data, String(DIMS)], { encoding: "utf8" });
+    expect(r.signal, r.stderr).toBeNull();
+    expect(r.status, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { before: string; afterTruncate: string; afterRewrite: string; status: string };
+    expect(out.before.split(",")).toHaveLength(10);
+    expect(out).toMatchObject({ afterTruncate: out.before, afterRewrite: out.before, status: "hnsw" });
+    // The next process refuses the damaged file (its size is not the recorded one) and still answers exactly.
+    const store = open();
+    try {
+      expect(store.vectorIndexStatus()).toMatchObject({ kind: "hnsw", state: "stale" });
+      expectScoresMatchExact(store);
+    } finally {
+      store.close();
+    }
+  });
+
   it("an index whose vectors file is missing or truncated still answers exactly, and the next sync writes the file again", () => {
     let store = open();
     addDocs(store, "a", 0, 100);
@@ -429,6 +555,17 @@ describe("ANN vector index", () => {
     }
   });
 });
+
+/** A collection of 100 documents (400 vectors) with its index saved, closed. */
+function saveIndexOf100Docs(): void {
+  const store = open();
+  try {
+    addDocs(store, "a", 0, 100);
+    store.syncVectorIndex();
+  } finally {
+    store.close();
+  }
+}
 
 /** The vectors file the saved header names. */
 function savedVectorsFile(): string {

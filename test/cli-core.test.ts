@@ -203,7 +203,7 @@ describe("grk status and collections", () => {
     expect(st.last_ingest_at).toMatch(/^\d{4}-/);
     const list = JSON.parse(grk(["collections", "--json"], { cwd: work.dir }).stdout);
     expect(list.collections.map((c: { name: string }) => c.name)).toEqual(["handbook"]);
-    expect(grk(["collections", "delete", "handbook"], { cwd: work.dir }).code).toBe(0);
+    expect(grk(["collections", "delete", "handbook", "--yes"], { cwd: work.dir }).code).toBe(0);
     expect(JSON.parse(grk(["collections", "--json"], { cwd: work.dir }).stdout).collections).toEqual([]);
     const missing = grk(["status", "--collection", "handbook"], { cwd: work.dir });
     expect(missing.stderr).toMatch(/^error\[COLLECTION_NOT_FOUND\]/);

@@ -6,7 +6,8 @@
  * that `--repair` makes the collection healthy again.
  */
 import { execFileSync } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readdirSync, rmSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync, truncateSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -151,11 +152,11 @@ describe("grk doctor", () => {
     process.env.GROUNDKIT_ANN_MIN_VECTORS = "1"; // the graph even for these few vectors
     try {
       const f = await fixture({ dense: true });
-      const annFiles = (suffix: string): string[] => readdirSync(f.loc.indexDir!).filter((n) => n.startsWith("kb.sqlite3.ann") && n.endsWith(suffix));
+      const annFiles = (suffix: string): string[] => readdirSync(f.loc.indexDir!).filter((n) => n.startsWith("kb.sqlite3+ann") && n.endsWith(suffix));
       expect(check(await doctorCollection(f.loc), "vector-index")).toMatchObject({ status: "ok", detail: expect.stringContaining("current") });
       for (const [broken, expected] of [
         [".vectors", "re-rank vectors file is missing"],
-        [".ann.json", "no HNSW index is saved"],
+        ["+ann.json", "no HNSW index is saved"],
       ] as const) {
         for (const name of annFiles(broken)) unlinkSync(join(f.loc.indexDir!, name));
         const report = await doctorCollection(f.loc);
@@ -165,6 +166,41 @@ describe("grk doctor", () => {
         expect(repaired.repairs).toContainEqual({ check: "vector-index", did: expect.stringContaining("saved the HNSW index") });
         expect(repaired.healthy).toBe(true);
         expect(annFiles(broken)).toHaveLength(1);
+      }
+    } finally {
+      if (saved === undefined) delete process.env.GROUNDKIT_ANN_MIN_VECTORS;
+      else process.env.GROUNDKIT_ANN_MIN_VECTORS = saved;
+    }
+  });
+
+  it("finds an HNSW data file truncated or overwritten with other bytes, and a vectors file overwritten; --repair rebuilds them", async () => {
+    const saved = process.env.GROUNDKIT_ANN_MIN_VECTORS;
+    process.env.GROUNDKIT_ANN_MIN_VECTORS = "1"; // the graph even for these few vectors
+    try {
+      const f = await fixture({ dense: true });
+      const annFile = (suffix: string): string => {
+        const [name] = readdirSync(f.loc.indexDir!).filter((n) => /^kb\.sqlite3[+.]ann-/.test(n) && n.endsWith(suffix));
+        return join(f.loc.indexDir!, name!);
+      };
+      /** Overwrite `path` in place with random bytes from `from` on, keeping its size (as `dd conv=notrunc` would). */
+      const scramble = (path: string, from: number): void => {
+        const size = statSync(path).size;
+        const fd = openSync(path, "r+");
+        writeSync(fd, randomBytes(size - from), 0, size - from, from);
+        closeSync(fd);
+      };
+      for (const [damage, expected] of [
+        [() => truncateSync(annFile(".usearch"), 1000), "not the"],
+        [() => scramble(annFile(".usearch"), 0), "does not hold the bytes it was saved with"],
+        [() => scramble(annFile(".vectors"), 16), "re-rank vectors file"],
+      ] as const) {
+        damage();
+        const report = await doctorCollection(f.loc);
+        expect(problemChecks(report)).toEqual(["vector-index"]);
+        expect(check(report, "vector-index").problems.map((p) => p.message).join("\n")).toContain(expected);
+        const repaired = await doctorCollection(f.loc, { repair: true });
+        expect(repaired.repairs).toContainEqual({ check: "vector-index", did: expect.stringContaining("rebuilt the damaged HNSW index") });
+        expect(repaired.healthy).toBe(true);
       }
     } finally {
       if (saved === undefined) delete process.env.GROUNDKIT_ANN_MIN_VECTORS;

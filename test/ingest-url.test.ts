@@ -140,7 +140,7 @@ describe("URL ingestion", () => {
     expect(JSON.parse(changed.stdout).indexed).toBe(1);
     const snap = join(work.dir, ".groundkit", "default.snapshots", documentIdFor(`${base}/guide.html`));
     expect(readFileSync(snap, "utf8")).toContain("and dawn");
-    expect(grk(["collections", "delete", "default"], { cwd: work.dir }).code).toBe(0);
+    expect(grk(["collections", "delete", "default", "--yes"], { cwd: work.dir }).code).toBe(0);
     expect(existsSync(join(work.dir, ".groundkit", "default.snapshots"))).toBe(false);
   });
 });

@@ -86,7 +86,7 @@ describe("grk on a PostgreSQL store", () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toContain("error[INVALID_ARGUMENT]");
     expect(again.stderr).toContain("is not empty");
-    expect(run(["collections", "delete", "back"]).code).toBe(0);
+    expect(run(["collections", "delete", "back", "--yes"]).code).toBe(0);
     expect(JSON.parse(run(["collections", "--json"]).stdout).collections.map((c: { name: string }) => c.name)).toEqual(["default"]);
   });
 

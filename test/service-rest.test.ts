@@ -358,7 +358,7 @@ describe("mutating tools with GROUNDKIT_API_TOKEN", () => {
 
   it("reopens a collection deleted and re-created on disk by another process", async () => {
     expect((await searchHits(s, "install", { collection: "fresh" })).length).toBe(1);
-    expect(grk(["collections", "delete", "fresh", "--index-dir", c.indexDir], { cwd: c.dir }).code).toBe(0);
+    expect(grk(["collections", "delete", "fresh", "--index-dir", c.indexDir, "--yes"], { cwd: c.dir }).code).toBe(0);
     expectError(await http(s, "POST", "/v1/search", { body: { query: "install", collection: "fresh" } }), 404, "COLLECTION_NOT_FOUND");
     const again = grk(["ingest", join(c.docs, "notes.txt"), "--index-dir", c.indexDir, "--collection", "fresh"], { cwd: c.dir });
     expect(again.code, again.stderr).toBe(0);

@@ -150,7 +150,7 @@ describe("writer lock", () => {
     const held = await WriterLock.acquire(lockPath, { collection: "default", operation: "ingest", timeoutMs: 0 });
     try {
       await expect(deleteCollection({ indexDir })).rejects.toThrow(expect.objectContaining({ code: "COLLECTION_BUSY" }));
-      const res = grk(["collections", "delete", "default"], { cwd: work.dir });
+      const res = grk(["collections", "delete", "default", "--yes"], { cwd: work.dir });
       expect(res.code).toBe(1);
       expect(res.stderr).toContain("error[COLLECTION_BUSY]");
     } finally {

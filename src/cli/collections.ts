@@ -1,8 +1,9 @@
 /** `grk collections` and `grk collections delete NAME`. */
 import { Command } from "commander";
 import { DEFAULTS } from "../core/config.js";
-import { deleteCollection, listCollections, openCollection } from "../collection.js";
+import { deleteCollection, listCollections, openCollection, type CollectionLocation } from "../collection.js";
 import { GroundkitError } from "../core/errors.js";
+import { confirmed } from "./confirm.js";
 import { action, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 import { lockWait, withLockTimeoutOption, type LockTimeoutFlags } from "./lock-wait.js";
 
@@ -26,11 +27,22 @@ export function collectionsCommand(): Command {
       else for (const r of rows) println(`${r.name}\t${r.documents} documents\t${r.chunks} chunks\tlast ingest ${r.last_ingest_at ?? "never"}`);
     }),
   );
-  const del = new Command("delete").description("delete a collection and everything of it").argument("<name>");
+  const del = new Command("delete")
+    .description("delete a collection and everything of it (asks first at a terminal)")
+    .argument("<name>")
+    .option("-y, --yes", "delete without asking (required when stdin is not a terminal)");
   withCommonOptions(del).action(
-    action(async (name: string, flags: CommonFlags) => {
+    action(async (name: string, flags: CommonFlags & { yes?: boolean }) => {
       const loc = resolveLocation(flags);
-      await deleteCollection({ indexDir: loc.indexDir, collection: name, store: loc.store });
+      const where = { indexDir: loc.indexDir, collection: name, store: loc.store };
+      // Named wrong: say so (with the nearest name) before asking anything.
+      const s = await collectionSize(where);
+      const question = `Delete collection '${name}' (${s.documents} documents) from ${s.location}?`;
+      if (!(await confirmed(question, { yes: flags.yes, flag: "--yes" }))) {
+        process.stderr.write("nothing deleted\n");
+        return 1;
+      }
+      await deleteCollection(where);
       if (flags.json) printJson({ deleted: name });
       else println(`deleted collection ${name}`);
     }),
@@ -38,6 +50,16 @@ export function collectionsCommand(): Command {
   cmd.addCommand(del);
   cmd.addCommand(copyCommand());
   return cmd;
+}
+
+/** The collection's document count and where it lives (COLLECTION_NOT_FOUND when it does not exist). */
+async function collectionSize(loc: CollectionLocation): Promise<{ documents: number; location: string }> {
+  const col = await openCollection({ ...loc, readonly: true });
+  try {
+    return { documents: (await col.status()).documents, location: col.path };
+  } finally {
+    await col.close();
+  }
 }
 
 /** `sqlite:NAME` or `postgres:NAME`. */
@@ -53,9 +75,7 @@ function copyCommand(): Command {
     .requiredOption("--from <store:name>", "the collection to copy: sqlite:NAME or postgres:NAME")
     .requiredOption("--to <store:name>", "a new (or empty) collection: sqlite:NAME or postgres:NAME");
   withLockTimeoutOption(withCommonOptions(copy)).action(
-    action(async (own: CommonFlags & LockTimeoutFlags & { from: string; to: string }, cmd: Command) => {
-      // `collections` has the common options too and takes them when given after `copy`.
-      const flags = { ...cmd.optsWithGlobals(), ...own } as typeof own;
+    action(async (flags: CommonFlags & LockTimeoutFlags & { from: string; to: string }) => {
       const loc = resolveLocation(flags);
       const from = parseEnd("--from", flags.from);
       const to = parseEnd("--to", flags.to);

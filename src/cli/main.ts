@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { toGroundkitError } from "../core/errors.js";
 import { startTracingFromEnv, type TracingHandle } from "../obs/tracing-setup.js";
+import { passOptionsToSubcommands } from "./subcommand-options.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -50,7 +51,7 @@ export async function buildProgram(argv: readonly string[] = process.argv.slice(
   for (const name of commandsFor(argv)) {
     program.addCommand((await COMMANDS[name]!()).exitOverride());
   }
-  return program;
+  return passOptionsToSubcommands(program);
 }
 
 /** Close the embedding providers a command opened (their module is loaded only if one was). */

@@ -171,6 +171,10 @@ export const ERROR_CATALOGUE = {
   PAYLOAD_TOO_LARGE: { http: 413, hint: "Send a smaller request body." },
   OVERLOADED: { http: 503, hint: "The server is at capacity; retry after the Retry-After delay." },
   TIMEOUT: { http: 504, hint: "The request took too long; narrow it and retry." },
+  WATCH_UNAVAILABLE: {
+    http: 503,
+    hint: "The system refused to watch the folder; raise the limit the message names (docs/maintenance.md, watching folders).",
+  },
   REQUEST_CANCELLED: {
     http: 499,
     hint: "The request was cancelled (the client went away) before its work finished; send it again if it is still wanted.",
@@ -245,21 +249,25 @@ export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 export class GroundkitError extends Error {
   readonly code: ErrorCode;
   readonly detail: Record<string, unknown> | undefined;
+  /** A hint for this case, in place of the code's general one (e.g. the collection name meant). */
+  private readonly caseHint: string | undefined;
 
-  constructor(code: ErrorCode, message: string, detail?: Record<string, unknown>, options?: { cause?: unknown }) {
+  constructor(code: ErrorCode, message: string, detail?: Record<string, unknown>, options?: { cause?: unknown; hint?: string }) {
     super(message, options);
     this.name = "GroundkitError";
     this.code = code;
     this.detail = detail;
+    this.caseHint = options?.hint;
   }
 
   /** The hint for someone at the command line. */
   get hint(): string {
-    return ERROR_CATALOGUE[this.code].hint;
+    return this.caseHint ?? ERROR_CATALOGUE[this.code].hint;
   }
 
   /** The hint for this audience: a tool caller gets one it can act on through the tools, where it differs. */
   hintFor(audience: HintAudience): string {
+    if (this.caseHint !== undefined) return this.caseHint;
     const spec: ErrorSpec = ERROR_CATALOGUE[this.code];
     return audience === "tool" ? (spec.toolHint ?? spec.hint) : spec.hint;
   }

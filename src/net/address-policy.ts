@@ -257,6 +257,11 @@ export function classifyAddress(ip: string): AddressClass {
 
 const PRIVATE_CLASSES: ReadonlySet<AddressClass> = new Set<AddressClass>(["loopback", "private", "cgnat"]);
 
+/** Whether `allowPrivateNetwork` can let an address of this class through (loopback, private, CGNAT); the rest never are. */
+export function allowableWithPrivateNetwork(cls: AddressClass): boolean {
+  return PRIVATE_CLASSES.has(cls);
+}
+
 /**
  * Whether a fetch may connect to `ip`. Public addresses always may; loopback,
  * private (incl. IPv6 unique-local) and CGNAT only with `allowPrivateNetwork`;

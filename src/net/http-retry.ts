@@ -9,6 +9,7 @@
  * (which a server could use to echo them back).
  */
 import { GroundkitError, type ErrorCode } from "../core/errors.js";
+import { allowableWithPrivateNetwork, type AddressClass } from "./address-policy.js";
 import { guardedFetch } from "./guarded-fetch.js";
 import type { Resolver } from "./ssrf-guard.js";
 import { redactUrl } from "./url-shape.js";
@@ -230,6 +231,14 @@ export async function postWithRetry(url: string, body: unknown, opts: StreamingP
     // The caller's own verdict on a streamed chunk (onBodyChunk threw) stands as it is.
     if (last instanceof GroundkitError && last.code === opts.failureCode) throw last;
     if (last instanceof GroundkitError && last.code === "SSRF_BLOCKED") {
+      const cls = last.detail?.["addressClass"] as AddressClass | "unparseable" | undefined;
+      if (cls !== undefined && (cls === "unparseable" || !allowableWithPrivateNetwork(cls))) {
+        // Metadata, link-local, reserved…: no setting allows it, so the setting is not what to change.
+        throw new GroundkitError("SSRF_BLOCKED", `The ${opts.service} endpoint ${safeUrl} is refused: ${last.message}`, { url: safeUrl }, {
+          cause: last,
+          hint: `Point the ${opts.service} endpoint at another host: this address is refused whatever allow_private_network says.`,
+        });
+      }
       const setting = opts.privateNetworkSetting ?? "allow_private_network: true";
       throw new GroundkitError(
         "SSRF_BLOCKED",

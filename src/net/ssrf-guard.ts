@@ -6,7 +6,7 @@
 import { promises as dns } from "node:dns";
 import { isIP } from "node:net";
 import { GroundkitError } from "../core/errors.js";
-import { classifyAddress, isAllowedAddress, type AddressClass } from "./address-policy.js";
+import { allowableWithPrivateNetwork, classifyAddress, isAllowedAddress, type AddressClass } from "./address-policy.js";
 import { isMetadataHostname } from "./metadata-addresses.js";
 
 /** A resolved address. */
@@ -47,11 +47,19 @@ function blocked(host: string, cls: AddressClass | "unparseable", byName = false
   // Name the host and the class only; the concrete address is not echoed back.
   const what = byName ? "it is a cloud metadata host name" : `it resolves to ${article(cls)} ${cls} address`;
   const always = cls === "metadata" ? " Metadata endpoints stay refused even when private networks are allowed." : "";
-  return new GroundkitError("SSRF_BLOCKED", `Refused to connect to ${JSON.stringify(host)}: ${what}.${always}`, {
-    host,
-    addressClass: cls,
-  });
+  // Allowing private networks lets loopback, private and CGNAT addresses through, nothing else: saying so for the rest would mislead.
+  const never = cls === "unparseable" || !allowableWithPrivateNetwork(cls);
+  return new GroundkitError(
+    "SSRF_BLOCKED",
+    `Refused to connect to ${JSON.stringify(host)}: ${what}.${always}`,
+    { host, addressClass: cls },
+    never ? { hint: NEVER_ALLOWED_HINT } : undefined,
+  );
 }
+
+/** The hint for an address no setting lets through (metadata, link-local, reserved, multicast…). */
+const NEVER_ALLOWED_HINT =
+  "This address is refused whatever --allow-private-network (allow_private_network) says: point at a host with a public address, or a loopback or private one with that setting.";
 
 function classOf(address: string): AddressClass | "unparseable" {
   try {

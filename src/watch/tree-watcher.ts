@@ -15,6 +15,7 @@
 import { watch, type FSWatcher } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { join, sep } from "node:path";
+import { GroundkitError } from "../core/errors.js";
 
 export interface TreeWatcherOptions {
   /** Called with the absolute path of something that changed (a file, or a folder to re-read). */
@@ -39,13 +40,20 @@ export class TreeWatcher {
   private rootIno: number | undefined;
   private poll: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Why the root could not be watched, if it could not. */
+  private rootError: NodeJS.ErrnoException | undefined;
 
   constructor(
     readonly root: string,
     private readonly opts: TreeWatcherOptions,
   ) {}
 
-  /** Start watching (resolves once every existing folder is watched, or the root is being polled for). */
+  /**
+   * Start watching (resolves once every existing folder is watched, or the root is being polled for).
+   *
+   * @throws GroundkitError WATCH_UNAVAILABLE when the root itself cannot be watched (no inotify instance
+   *   or watch left): watching nothing while saying "watching" would miss every change
+   */
   async start(): Promise<void> {
     const s = await stat(this.root).catch(() => undefined);
     if (!s?.isDirectory()) {
@@ -55,6 +63,7 @@ export class TreeWatcher {
     }
     this.rootIno = s.ino;
     await this.watchTree(this.root);
+    if (!this.watchers.has(this.root) && this.rootError !== undefined) throw watchUnavailable(this.root, this.rootError);
   }
 
   /** Stop watching; no callback runs afterwards. */
@@ -78,7 +87,9 @@ export class TreeWatcher {
     } catch (err) {
       // Gone already: its parent's event covers it. Anything else (ENOSPC: out of inotify watches) is said.
       const e = err as NodeJS.ErrnoException;
-      if (e.code !== "ENOENT" && e.code !== "ENOTDIR") this.opts.onWatchError?.(dir, e);
+      if (e.code === "ENOENT" || e.code === "ENOTDIR") return;
+      if (dir === this.root) this.rootError = e;
+      else this.opts.onWatchError?.(dir, e);
       return;
     }
     w.on("error", () => this.unwatch(dir));
@@ -166,4 +177,30 @@ export class TreeWatcher {
     const prefix = dir + sep;
     for (const d of [...this.watchers.keys()]) if (d === dir || d.startsWith(prefix)) this.unwatch(d);
   }
+}
+
+/**
+ * The error for a folder the system would not watch, with the limit to raise. On Linux, EMFILE from
+ * `fs.watch` means this user has no inotify instance left (`fs.inotify.max_user_instances`, 128 by
+ * default; every watching process, editor and dev server takes one), ENOSPC no inotify watch left
+ * (`fs.inotify.max_user_watches`).
+ */
+export function watchUnavailable(dir: string, err: NodeJS.ErrnoException): GroundkitError {
+  const limits: Record<string, { what: string; hint: string }> = {
+    EMFILE: {
+      what: "no inotify instance is left for this user",
+      hint: "Raise the limit (`sudo sysctl fs.inotify.max_user_instances=512`; persist it in /etc/sysctl.d/) or stop other watching processes of this user, then start again.",
+    },
+    ENOSPC: {
+      what: "no inotify watch is left for this user",
+      hint: "Raise the limit (`sudo sysctl fs.inotify.max_user_watches=524288`; persist it in /etc/sysctl.d/), then start again.",
+    },
+  };
+  const known = err.code === undefined ? undefined : limits[err.code];
+  return new GroundkitError(
+    "WATCH_UNAVAILABLE",
+    `Cannot watch ${dir}: ${known?.what ?? err.message} (${err.code ?? "error"}).`,
+    undefined,
+    known === undefined ? { cause: err } : { cause: err, hint: known.hint },
+  );
 }

@@ -103,7 +103,7 @@ export async function watchAndIngest(opts: WatchIngestOptions): Promise<WatchHan
         onWatchError: (dir, err) =>
           log.warn(
             `watch: cannot watch ${dir} (${err.code ?? err.message}): changes in it are not seen` +
-              (err.code === "ENOSPC" ? "; raise fs.inotify.max_user_watches" : ""),
+              (err.code === "ENOSPC" ? "; raise fs.inotify.max_user_watches" : err.code === "EMFILE" ? "; raise fs.inotify.max_user_instances" : ""),
           ),
         onRoot: (isThere) => {
           present.set(root, isThere);
@@ -112,7 +112,14 @@ export async function watchAndIngest(opts: WatchIngestOptions): Promise<WatchHan
         },
       }),
   );
-  await Promise.all(watchers.map((w) => w.start()));
+  try {
+    await Promise.all(watchers.map((w) => w.start()));
+  } catch (err) {
+    // A root that cannot be watched fails the start (WATCH_UNAVAILABLE): nothing is left running.
+    for (const w of watchers) w.close();
+    await batcher.close();
+    throw err;
+  }
   log.info(`watch: watching ${opts.folders.length} folder tree(s)`, { folders: watchers.reduce((n, w) => n + w.folders, 0) });
   for (const root of opts.folders) batcher.add(root);
 

@@ -32,9 +32,21 @@
 import { GroundkitError } from "../../core/errors.js";
 import type { VectorIndexStatus } from "../store.js";
 import type { Db } from "./db.js";
-import { dataFileBytes, dataPath, readAnnHeader, removeAnnFiles, saveAnnIndex, vectorsPath, type AnnHeader } from "./ann-file.js";
+import { statSync } from "node:fs";
+import {
+  damagedAnnFiles,
+  dataFileBytes,
+  dataPath,
+  migrateLegacyHeader,
+  openDataFile,
+  readAnnHeader,
+  removeAnnFiles,
+  saveAnnIndex,
+  vectorsPath,
+  type AnnHeader,
+} from "./ann-file.js";
 import { loadAnnLibrary, type AnnLibrary, type AnnSettings, type NativeAnnIndex } from "./ann-native.js";
-import { AnnVectors, AnnVectorsWriter } from "./ann-vectors.js";
+import { AnnVectors, AnnVectorsWriter, DamagedVectorsFile } from "./ann-vectors.js";
 import { VECTOR_TABLE, countVectors, loadVectorExtension, vectorTableDefinition, type VectorHit } from "./vector-index.js";
 import { countVectorChangesSince, isAncestor, pruneVectorLog, vectorChangesSince, vectorState, type VectorState } from "./vector-log.js";
 
@@ -110,6 +122,8 @@ export class AnnIndex {
   private library: AnnLibrary | undefined;
   private unavailable: string | undefined;
   private loaded: Loaded | undefined;
+  /** A vectors file found damaged while searching (re-ranked from sqlite-vec since), for status and doctor. */
+  private damagedVectors: { file: string | undefined; why: string } | undefined;
   /** Count cached per state, so a small collection does not count on every search. */
   private counted: { seq: number; epoch: string; n: number } | undefined;
 
@@ -210,23 +224,30 @@ export class AnnIndex {
   }
 
   /**
-   * Exact cosine distances from the stored vectors, ascending (ties by rowid): from
-   * `vectorOf` when given (the re-rank vectors file), else read from sqlite-vec. A
-   * candidate whose vector is gone is dropped: a second guard, after shadowing,
-   * that a deleted chunk is never returned.
+   * Exact cosine distances ({@link rankBy}) from `vectorOf` when given (the re-rank vectors file), else, or
+   * when that file proves damaged, from sqlite-vec.
    */
   private rerank(query: Float32Array, hits: VectorHit[], vectorOf?: (rowid: number) => Float32Array | undefined): VectorHit[] {
-    const read = vectorOf ?? this.committedVectors();
-    if (read === undefined) return [];
-    const out: VectorHit[] = [];
-    for (const h of hits) {
-      const v = read(h.rowid);
-      if (v === undefined) continue;
-      let dot = 0;
-      for (let i = 0; i < v.length; i++) dot += v[i]! * query[i]!;
-      out.push({ rowid: h.rowid, distance: Math.min(2, Math.max(0, 1 - dot)) });
+    if (vectorOf !== undefined) {
+      try {
+        return rankBy(query, hits, vectorOf);
+      } catch (err) {
+        if (!(err instanceof DamagedVectorsFile)) throw err;
+        // The re-rank vectors file changed under this process: stop using it and score from sqlite-vec.
+        this.dropVectorsFile(err.message);
+      }
     }
-    return out.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
+    const read = this.committedVectors();
+    return read === undefined ? [] : rankBy(query, hits, read);
+  }
+
+  /** The loaded index's vectors file proved damaged: closed, never read again by this handle; status says so. */
+  private dropVectorsFile(why: string): void {
+    const l = this.loaded;
+    if (l?.vectors === undefined) return;
+    l.vectors.close();
+    delete l.vectors;
+    this.damagedVectors = { file: l.header.vectors, why };
   }
 
   /** A reader of committed vectors (unit) by rowid from sqlite-vec, or undefined when there is no vector table. */
@@ -250,13 +271,14 @@ export class AnnIndex {
     for (const row of rows.iterate() as IterableIterator<{ rowid: bigint; embedding: Buffer }>) fn(row.rowid, unitFromBlob(row.embedding, dimensions));
   }
 
-  /** Write the re-rank vectors file of every committed vector (inside the sync's read transaction, so at its state). */
-  private writeVectorsFile(path: string, unique: string): void {
+  /** Write the re-rank vectors file of every committed vector (inside the sync's read transaction, so at its state); its digest. */
+  private writeVectorsFile(path: string, unique: string): string {
     const def = vectorTableDefinition(this.db)!;
     const writer = new AnnVectorsWriter(path, def.dimensions, unique);
     try {
       this.forEachCommitted(def.dimensions, (rowid, unit) => writer.add(Number(rowid), unit));
       writer.finish();
+      return writer.digest!;
     } catch (err) {
       writer.abort();
       throw err;
@@ -269,7 +291,7 @@ export class AnnIndex {
    * 25.6 s against 8.1 s for the graph alone). Without a usable old file, or when the result would not hold
    * exactly `count` vectors, it scans.
    */
-  private patchVectorsFile(from: AnnHeader, changed: ReadonlySet<number>, count: number, path: string, unique: string): void {
+  private patchVectorsFile(from: AnnHeader, changed: ReadonlySet<number>, count: number, path: string, unique: string): string {
     const oldPath = vectorsPath(this.dbPath, from);
     const old = oldPath === undefined ? undefined : AnnVectors.open(oldPath, from.settings.dimensions, from.count);
     if (old === undefined) return this.writeVectorsFile(path, unique);
@@ -288,7 +310,13 @@ export class AnnIndex {
         return this.writeVectorsFile(path, unique);
       }
       writer.finish();
+      return writer.digest!;
     } catch (err) {
+      if (err instanceof DamagedVectorsFile) {
+        // The old file changed under us: write the new one from sqlite-vec instead.
+        writer.abort();
+        return this.writeVectorsFile(path, unique);
+      }
       writer.abort();
       throw err;
     } finally {
@@ -355,13 +383,16 @@ export class AnnIndex {
     if (countVectorChangesSince(this.db, header.seq) > Math.max(MAX_INCREMENTAL, header.count / 2)) return undefined;
     const base = this.library!.create(header.settings);
     try {
-      base.view(dataPath(this.dbPath, header));
+      openDataFile(base, this.dbPath, header);
     } catch {
       return undefined; // A missing or damaged data file: rebuilt.
     }
     const path = vectorsPath(this.dbPath, header);
     // Without its re-rank vectors (an index from before them, or the file lost) the graph still serves: re-ranked from sqlite-vec.
     const vectors = path === undefined ? undefined : AnnVectors.open(path, header.settings.dimensions, header.count);
+    if (path !== undefined && vectors === undefined && AnnVectors.exists(path, header.settings.dimensions, header.count)) {
+      this.damagedVectors = { file: header.vectors, why: "it is complete but does not read back as saved" };
+    }
     return { base, header, delta: new Map(), shadowed: new Set(), ...(vectors ? { vectors } : {}), applied: stateOf(header), count: header.count };
   }
 
@@ -381,6 +412,8 @@ export class AnnIndex {
       return undefined;
     }
     if (!isAncestor(this.db, stateOf(header))) return undefined;
+    // A data file truncated or replaced since it was saved is never used (a size check: `grk doctor` reads it whole).
+    if (header.file_bytes !== undefined && fileSize(dataPath(this.dbPath, header)) !== header.file_bytes) return undefined;
     // Search breadth may differ from the file's: it is a query-time setting.
     return { ...header, settings: { ...s, expansionSearch: want.expansionSearch } };
   }
@@ -440,6 +473,7 @@ export class AnnIndex {
    */
   sync(onProgress?: (done: number, total: number) => void): VectorIndexStatus {
     if (!this.writable) throw new GroundkitError("INTERNAL", "The vector index is synced by a writer only.");
+    migrateLegacyHeader(this.dbPath);
     const plan = this.db.transaction(() => {
       const state = vectorState(this.db);
       if (state === undefined) return undefined;
@@ -449,7 +483,7 @@ export class AnnIndex {
         return undefined;
       }
       const header = this.usableHeader();
-      const writeVectors = (path: string, unique: string): void => this.writeVectorsFile(path, unique);
+      const writeVectors = (path: string, unique: string): string => this.writeVectorsFile(path, unique);
       if (header !== undefined && header.seq === state.seq) {
         const path = vectorsPath(this.dbPath, header);
         if (path !== undefined && AnnVectors.exists(path, header.settings.dimensions, header.count)) return { header, state };
@@ -518,6 +552,28 @@ export class AnnIndex {
     return { index: { base, header: { ...header, count, tombstones }, delta: new Map(), shadowed: new Set(), applied, count }, changed };
   }
 
+  /**
+   * What is wrong with the saved index's files, reading them whole (`grk doctor`): a data file truncated,
+   * replaced or overwritten since its save, a vectors file whose bytes changed. Empty when nothing is.
+   */
+  damagedFiles(): string[] {
+    const header = readAnnHeader(this.dbPath);
+    if (header === undefined) return [];
+    const found = damagedAnnFiles(this.dbPath, header);
+    const seen = this.damagedVectors;
+    if (seen !== undefined && seen.file === header.vectors && found.length === 0) found.push(`its re-rank vectors file failed a search: ${seen.why}`);
+    return found;
+  }
+
+  /** Writer only: throw the saved files away and save the index anew from the committed vectors. */
+  rebuild(onProgress?: (done: number, total: number) => void): VectorIndexStatus {
+    if (!this.writable) throw new GroundkitError("INTERNAL", "The vector index is rebuilt by a writer only.");
+    this.replaceLoaded(undefined);
+    this.damagedVectors = undefined;
+    removeAnnFiles(this.dbPath);
+    return this.sync(onProgress);
+  }
+
   /** What `grk status` shows: read from the header and the log, without loading the index. */
   status(): VectorIndexStatus {
     return this.db.transaction((): VectorIndexStatus => {
@@ -550,9 +606,37 @@ export class AnnIndex {
         indexed_vectors: header.count,
         pending_changes: pending,
         file_bytes: dataFileBytes(this.dbPath, header),
-        rerank_vectors: vectors !== undefined && AnnVectors.exists(vectors, header.settings.dimensions, header.count),
+        rerank_vectors:
+          vectors !== undefined &&
+          this.damagedVectors?.file !== header.vectors &&
+          AnnVectors.exists(vectors, header.settings.dimensions, header.count),
       };
     })();
+  }
+}
+
+/**
+ * Exact cosine distances from the stored vectors, ascending (ties by rowid). A
+ * candidate whose vector is gone is dropped: a second guard, after shadowing,
+ * that a deleted chunk is never returned.
+ */
+function rankBy(query: Float32Array, hits: VectorHit[], read: (rowid: number) => Float32Array | undefined): VectorHit[] {
+  const out: VectorHit[] = [];
+  for (const h of hits) {
+    const v = read(h.rowid);
+    if (v === undefined) continue;
+    let dot = 0;
+    for (let i = 0; i < v.length; i++) dot += v[i]! * query[i]!;
+    out.push({ rowid: h.rowid, distance: Math.min(2, Math.max(0, 1 - dot)) });
+  }
+  return out.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
+}
+
+function fileSize(path: string): number | undefined {
+  try {
+    return statSync(path).size;
+  } catch {
+    return undefined;
   }
 }
 

@@ -11,14 +11,24 @@
  * Layout (little-endian): "GRKVEC01" | dimensions u32 | count u32 | vectors
  * f32[count × dimensions] in write order | rowids f64[count] ascending | slots
  * u32[count] (each rowid's position in the vectors). Written under a temporary
- * name and renamed, like the data file; the header names both.
+ * name and renamed, like the data file; the header names both and records the
+ * SHA-256 of everything after the head ({@link AnnVectorsWriter.digest}), which
+ * `grk doctor` checks (a file overwritten with other bytes of the same size).
+ *
+ * A file that is not what it should be (its rowids out of order, a vector that is not
+ * unit length, a read cut short by a truncation) raises {@link DamagedVectorsFile}:
+ * the index then re-ranks from sqlite-vec instead (issue 25 #14: it returned nothing).
  */
+import { createHash, type Hash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
 
 const MAGIC = "GRKVEC01";
 const HEAD_BYTES = 16;
 /** Vectors buffered per write, and read per block by {@link AnnVectors.forEach}. */
 const WRITE_BATCH = 1024;
+
+/** The vectors file is not the one its header describes (its bytes changed under it). */
+export class DamagedVectorsFile extends Error {}
 
 /** Streams rowid + unit vector pairs into a new vectors file; {@link finish} makes it visible at `path`. */
 export class AnnVectorsWriter {
@@ -29,6 +39,9 @@ export class AnnVectorsWriter {
   private readonly buffer: Float32Array;
   private buffered = 0;
   private offset = HEAD_BYTES;
+  private readonly hash: Hash = createHash("sha256");
+  /** SHA-256 (hex) of the bytes after the head, set by {@link finish}. */
+  digest: string | undefined;
 
   constructor(
     private readonly path: string,
@@ -74,6 +87,7 @@ export class AnnVectorsWriter {
       head.writeUInt32LE(this.dimensions, 8);
       head.writeUInt32LE(n, 12);
       writeSync(this.fd, head, 0, HEAD_BYTES, 0);
+      this.digest = this.hash.digest("hex");
     } finally {
       closeSync(this.fd);
     }
@@ -101,6 +115,7 @@ export class AnnVectorsWriter {
   }
 
   private write(bytes: Uint8Array): void {
+    this.hash.update(bytes);
     let done = 0;
     while (done < bytes.length) {
       const n = writeSync(this.fd, bytes, done, bytes.length - done, this.offset);
@@ -137,6 +152,9 @@ export class AnnVectors {
       const slots = new Uint32Array(count);
       readFully(fd, new Uint8Array(rowids.buffer), HEAD_BYTES + vectorBytes);
       readFully(fd, new Uint8Array(slots.buffer), HEAD_BYTES + vectorBytes + count * 8);
+      for (let i = 0; i < count; i++) {
+        if ((i > 0 && !(rowids[i]! > rowids[i - 1]!)) || slots[i]! >= count) throw new DamagedVectorsFile("its rowid index is out of order");
+      }
       return new AnnVectors(fd, dimensions, rowids, slots);
     } catch {
       closeSync(fd);
@@ -172,6 +190,7 @@ export class AnnVectors {
       else {
         const v = new Float32Array(this.dimensions);
         readFully(this.fd, new Uint8Array(v.buffer), HEAD_BYTES + this.slots[mid]! * this.dimensions * 4);
+        if (!isStoredVector(v)) throw new DamagedVectorsFile(`the vector of rowid ${rowid} is not unit length`);
         return v;
       }
     }
@@ -199,6 +218,36 @@ export class AnnVectors {
   }
 }
 
+/** Whether `v` can be a stored vector: every one is unit length (or all zeros); anything else was not written here. */
+export function isStoredVector(v: Float32Array): boolean {
+  let squares = 0;
+  for (let i = 0; i < v.length; i++) squares += v[i]! * v[i]!;
+  return Math.abs(squares - 1) <= 1e-3 || squares === 0;
+}
+
+/** SHA-256 (hex) of the bytes after the head of the vectors file at `path` (what the writer's digest covers). */
+export function vectorsFileDigest(path: string): string {
+  return fileDigest(path, HEAD_BYTES);
+}
+
+/** SHA-256 (hex) of a file from byte `from` on, read a block at a time. */
+export function fileDigest(path: string, from = 0): string {
+  const hash = createHash("sha256");
+  const fd = openSync(path, "r");
+  try {
+    const block = Buffer.alloc(1 << 20);
+    for (let pos = from; ; ) {
+      const n = readSync(fd, block, 0, block.length, pos);
+      if (n === 0) break;
+      hash.update(block.subarray(0, n));
+      pos += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest("hex");
+}
+
 function isComplete(fd: number, dimensions: number, count: number): boolean {
   const head = Buffer.alloc(HEAD_BYTES);
   if (readSync(fd, head, 0, HEAD_BYTES, 0) !== HEAD_BYTES || head.toString("latin1", 0, 8) !== MAGIC) return false;
@@ -210,7 +259,7 @@ function readFully(fd: number, into: Uint8Array, position: number): void {
   let done = 0;
   while (done < into.length) {
     const n = readSync(fd, into, done, into.length - done, position + done);
-    if (n === 0) throw new Error("the vectors file ended early");
+    if (n === 0) throw new DamagedVectorsFile("the vectors file ended early (truncated?)");
     done += n;
   }
 }

@@ -371,6 +371,16 @@ export class SqliteEngine {
     return this.ann.sync(onProgress);
   }
 
+  /** Problems of the saved ANN index's files, read whole (for `grk doctor`); empty when there are none. */
+  damagedVectorIndexFiles(): string[] {
+    return this.ann.damagedFiles();
+  }
+
+  /** Save the ANN index anew, discarding its files; the caller holds the writer lock. */
+  rebuildVectorIndex(onProgress?: (done: number, total: number) => void): VectorIndexStatus {
+    return this.ann.rebuild(onProgress);
+  }
+
   private chunksByRowid(rowids: number[]): Map<number, JoinedRow> {
     const out = new Map<number, JoinedRow>();
     for (const raw of this.stmts.chunksByRowid.all(JSON.stringify(rowids)) as unknown[][]) {
