@@ -2,6 +2,7 @@
  * Rows as every SQL backend reads them back (the same column names, metadata
  * as the JSON text that was written), turned into the Store's objects.
  */
+import { symbolKeys, type ChunkCode } from "../core/code-languages.js";
 import type { NewChunk, StoreStats, StoredChunk, StoredDocument } from "./store.js";
 
 /** A documents row (d.* columns): metadata is still JSON text. */
@@ -73,12 +74,20 @@ interface ChunkMetadata {
   heading_path?: string[];
   /** [first, last] line of the source file, when known (docs/decisions/0017-html-source-lines.md). */
   source_lines?: [number, number];
+  /** Code files: language and definitions (core/code-languages.ts). */
+  code?: ChunkCode;
+  /** What a `symbol=` filter matches (lowercased names and their dotted suffixes). */
+  symbol_keys?: string[];
 }
 
 /** The metadata JSON written for a chunk (both stores). */
-export function chunkMetadataJson(chunk: Pick<NewChunk, "heading_path" | "source_start_line" | "source_end_line">): string {
+export function chunkMetadataJson(chunk: Pick<NewChunk, "heading_path" | "source_start_line" | "source_end_line" | "code">): string {
   const meta: ChunkMetadata = { heading_path: chunk.heading_path };
   if (chunk.source_start_line != null && chunk.source_end_line != null) meta.source_lines = [chunk.source_start_line, chunk.source_end_line];
+  if (chunk.code) {
+    meta.code = chunk.code;
+    meta.symbol_keys = symbolKeys(chunk.code);
+  }
   return JSON.stringify(meta);
 }
 
@@ -98,6 +107,7 @@ export function toChunk(row: JoinedRow): StoredChunk {
     source_end_line: meta.source_lines?.[1] ?? null,
     text_hash: row.text_hash,
     heading_path: meta.heading_path ?? [],
+    ...(meta.code ? { code: meta.code } : {}),
     document: toDocument(row),
   };
 }
