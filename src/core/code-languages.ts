@@ -147,16 +147,16 @@ export interface ChunkCode {
   lang: string;
   /** Definitions the chunk holds whole, outermost first (nested ones included). */
   symbols: CodeSymbol[];
-  /** The definition the chunk is a part of, when it holds a piece of one too large for one chunk. */
-  within: CodeSymbol | null;
+  /** Definitions the chunk holds parts of (ones too large for one chunk), the largest share first. */
+  within: CodeSymbol[];
 }
 
 /**
  * How a code chunk is labelled (`method Collection.search`): its first whole
- * definition, else the definition it is a part of; null when it holds neither.
+ * definition, else the definition it holds the largest part of; null when it holds neither.
  */
 export function codeSymbolLabel(code: ChunkCode): string | null {
-  const s = code.symbols[0] ?? code.within;
+  const s = code.symbols[0] ?? code.within[0];
   return s ? `${s.kind} ${s.name}` : null;
 }
 
@@ -167,7 +167,7 @@ export function codeSymbolLabel(code: ChunkCode): string | null {
  */
 export function symbolKeys(code: ChunkCode): string[] {
   const keys = new Set<string>();
-  for (const s of code.within ? [...code.symbols, code.within] : code.symbols) {
+  for (const s of [...code.symbols, ...code.within]) {
     const parts = s.name.toLowerCase().split(".");
     for (let i = 0; i < parts.length; i++) keys.add(parts.slice(i).join("."));
   }

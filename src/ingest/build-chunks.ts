@@ -23,7 +23,7 @@ export interface ChunkSettings {
  */
 export function buildChunks(source: string, loaded: LoadedContent, settings: ChunkSettings): NewChunk[] {
   const tree = loaded.code?.tree;
-  let spans: Array<ChunkSpan & { symbols?: CodeSymbol[]; within?: CodeSymbol | null }>;
+  let spans: Array<ChunkSpan & { symbols?: CodeSymbol[]; within?: CodeSymbol[] }>;
   if (tree) {
     try {
       spans = chunkCode(loaded.content, tree.rootNode, settings.chunkSize);
@@ -58,7 +58,7 @@ export function buildChunks(source: string, loaded: LoadedContent, settings: Chu
       source_end_line: fileLines?.endLine ?? null,
       text_hash: textHash,
       heading_path: span.headingPath,
-      ...(lang !== undefined ? { code: { lang, symbols: span.symbols ?? [], within: span.within ?? null } } : {}),
+      ...(lang !== undefined ? { code: { lang, symbols: span.symbols ?? [], within: span.within ?? [] } } : {}),
     };
   });
 }

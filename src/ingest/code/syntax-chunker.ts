@@ -11,14 +11,15 @@
  * on the same line as the code before it stays with that code.
  *
  * Segments are then packed: neighbours merge while the merged span fits and
- * one of them is small, or neither holds a whole definition, so a function or
- * class of a reasonable size is a chunk of its own and its small neighbours
- * (imports, constants, one-line helpers) ride along. Every chunk is a
- * contiguous, trimmed span of the content, as for prose.
+ * one of them is small (under half a chunk), or neither holds a whole
+ * definition, so a function or class of half a chunk or more is a chunk of its
+ * own and smaller neighbours (imports, constants, short functions) share one.
+ * Every chunk is a contiguous, trimmed span of the content, as for prose.
  *
  * Each chunk records the definitions it holds whole (kind and qualified name,
- * `method Collection.search`) and, when it is a part of a larger one, that
- * definition. Positions are UTF-16 indexes (what web-tree-sitter reports);
+ * `method Collection.search`) and those it holds parts of; its heading path is
+ * the path to the definition that labels it (`class Collection > method
+ * search`), indexed with its text as a Markdown heading path is. Positions are UTF-16 indexes (what web-tree-sitter reports);
  * sizes are measured in code points.
  */
 import type { CodeSymbol } from "../../core/code-languages.js";
@@ -31,8 +32,8 @@ import type { SyntaxNode } from "./grammars.js";
 export interface CodeChunkSpan extends ChunkSpan {
   /** Definitions held whole, outermost first (nested ones included). */
   symbols: CodeSymbol[];
-  /** The definition this chunk is a part of, when it holds a piece of one too large for a chunk. */
-  within: CodeSymbol | null;
+  /** Definitions this chunk holds parts of (ones too large for a chunk), the largest share first. */
+  within: CodeSymbol[];
 }
 
 /** Kind of definition per node type, across the supported grammars. */
@@ -129,12 +130,17 @@ function declaratorName(node: SyntaxNode): string | undefined {
   return undefined;
 }
 
+/** Each symbol's path from the outermost definition (`["class Collection", "method search"]`): a code chunk's heading path. */
+const paths = new WeakMap<CodeSymbol, string[]>();
+
 function symbolOf(node: SyntaxNode, enclosing: CodeSymbol | null): CodeSymbol | undefined {
   let kind = definitionKind(node);
   if (!kind) return undefined;
   const own = definitionName(node);
   if (kind === "function" && enclosing && TYPE_LIKE.has(enclosing.kind)) kind = "method";
-  return { kind, name: enclosing && !own.includes(".") ? `${enclosing.name}.${own}` : own };
+  const symbol = { kind, name: enclosing && !own.includes(".") ? `${enclosing.name}.${own}` : own };
+  paths.set(symbol, [...((enclosing && paths.get(enclosing)) ?? []), `${kind} ${own}`]);
+  return symbol;
 }
 
 function isComment(node: SyntaxNode): boolean {
@@ -178,11 +184,13 @@ export function chunkCode(content: string, root: SyntaxNode, chunkSize: number):
   const split = (node: SyntaxNode, start: number, end: number, enclosing: CodeSymbol | null): void => {
     if (size(start, end) <= chunkSize) {
       const symbols: CodeSymbol[] = [];
-      collect(node, enclosing, symbols);
+      // The file's root (a Python `module`) is no definition, whatever its grammar calls it.
+      if (node === root) for (const c of children(node)) collect(c, null, symbols);
+      else collect(node, enclosing, symbols);
       segments.push({ start, end, symbols, within: enclosing });
       return;
     }
-    const inner = symbolOf(node, enclosing) ?? enclosing;
+    const inner = (node === root ? undefined : symbolOf(node, enclosing)) ?? enclosing;
     const units = unitStarts(content, children(node), start, end);
     if (units.length === 0) {
       byLines(start, end, inner);
@@ -233,13 +241,30 @@ function unitStarts(content: string, kids: SyntaxNode[], start: number, end: num
 
 /** Merge neighbouring segments into chunks (see the file comment) and turn them into trimmed spans. */
 function pack(content: string, cpt: CodePointText, segments: Segment[], chunkSize: number): CodeChunkSpan[] {
-  const small = Math.floor(chunkSize / 6);
+  // Measured on evals/code (docs/decisions/0021-code-chunking.md): a definition of half a chunk or more stands alone.
+  const small = Math.floor(chunkSize / 2);
   const lengthOf = (a: number, b: number) => {
     const s = skipWs(content, a, b);
     return cpt.toCodePoint(trimEnd(content, b, s)) - cpt.toCodePoint(s);
   };
   const isAnchor = (s: Segment) => s.symbols.length > 0 && lengthOf(s.start, s.end) >= small;
-  const groups: Array<{ start: number; end: number; symbols: CodeSymbol[]; within: CodeSymbol | null; anchor: boolean }> = [];
+  interface Group {
+    start: number;
+    end: number;
+    symbols: CodeSymbol[];
+    /** Definitions the group holds parts of, with how much of each (code points). */
+    partial: Map<string, { symbol: CodeSymbol; size: number }>;
+    anchor: boolean;
+  }
+  const addPartial = (g: Group, seg: Segment) => {
+    if (!seg.within) return;
+    const key = `${seg.within.kind} ${seg.within.name}`;
+    const had = g.partial.get(key);
+    const size = lengthOf(seg.start, seg.end);
+    if (had) had.size += size;
+    else g.partial.set(key, { symbol: seg.within, size });
+  };
+  const groups: Group[] = [];
   for (const seg of segments) {
     const last = groups[groups.length - 1];
     if (last) {
@@ -252,11 +277,13 @@ function pack(content: string, cpt: CodePointText, segments: Segment[], chunkSiz
         if (anchor && !last.anchor) last.symbols.unshift(...seg.symbols);
         else last.symbols.push(...seg.symbols);
         last.anchor ||= anchor;
-        last.within ??= seg.within;
+        addPartial(last, seg);
         continue;
       }
     }
-    groups.push({ start: seg.start, end: seg.end, symbols: [...seg.symbols], within: seg.within, anchor: isAnchor(seg) });
+    const g: Group = { start: seg.start, end: seg.end, symbols: [...seg.symbols], partial: new Map(), anchor: isAnchor(seg) };
+    addPartial(g, seg);
+    groups.push(g);
   }
   const spans: CodeChunkSpan[] = [];
   for (const g of groups) {
@@ -266,8 +293,10 @@ function pack(content: string, cpt: CodePointText, segments: Segment[], chunkSiz
     const start = cpt.toCodePoint(s);
     const end = cpt.toCodePoint(e);
     const { startLine, endLine } = cpt.lineRange(start, end);
-    // A chunk holding whole definitions is described by them; `within` then only names the enclosing one.
-    spans.push({ start, end, startLine, endLine, text: content.slice(s, e), headingPath: [], symbols: g.symbols, within: g.within });
+    const within = [...g.partial.values()].sort((a, b) => b.size - a.size).map((p) => p.symbol);
+    const label = g.symbols[0] ?? within[0];
+    const headingPath = (label && paths.get(label)) ?? [];
+    spans.push({ start, end, startLine, endLine, text: content.slice(s, e), headingPath, symbols: g.symbols, within });
   }
   return spans;
 }
