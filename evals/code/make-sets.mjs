@@ -7,11 +7,11 @@
  * the gold quote. Hand-written questions (questions.jsonl beside each set) are
  * appended. Run from the repository root after `npm run build`:
  *
- *   node evals/code/make-sets.mjs
+ *   node evals/code/make-sets.mjs           # rebuild corpus/ and judgments.jsonl from node_modules
+ *   node evals/code/make-sets.mjs --twins   # only derive the fixed-size twins from the shipped sets
  *
- * Each set gets corpus/ (syntax chunking) and corpus-txt/ (the same files named
- * `.txt`, which groundkit chunks as plain text: the fixed-size baseline), with
- * judgments.jsonl and judgments-txt.jsonl.
+ * The twins (not committed) are corpus-txt/, the same files named `.txt`, which
+ * groundkit chunks as plain text (the fixed-size baseline), and judgments-txt.jsonl.
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -49,8 +49,24 @@ function querySentence(comment) {
   return words.slice(0, 40).join(" ");
 }
 
+/** corpus-txt/ and judgments-txt.jsonl from a set's corpus/ and judgments.jsonl. */
+function writeTwins(out) {
+  rmSync(join(out, "corpus-txt"), { recursive: true, force: true });
+  for (const file of walk(join(out, "corpus"))) {
+    const rel = relative(join(out, "corpus"), file);
+    mkdirSync(dirname(join(out, "corpus-txt", rel)), { recursive: true });
+    cpSync(file, join(out, "corpus-txt", `${rel}.txt`));
+  }
+  const judgments = readFileSync(join(out, "judgments.jsonl"), "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+  writeFileSync(join(out, "judgments-txt.jsonl"), judgments.map((j) => JSON.stringify({ ...j, gold: j.gold.map((g) => ({ ...g, doc: `${g.doc}.txt` })) })).join("\n") + "\n");
+}
+
 for (const set of SETS) {
   const out = join("evals/code", set.name);
+  if (process.argv.includes("--twins")) {
+    writeTwins(out);
+    continue;
+  }
   rmSync(join(out, "corpus"), { recursive: true, force: true });
   rmSync(join(out, "corpus-txt"), { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
@@ -95,9 +111,8 @@ for (const set of SETS) {
         if (kept.split(g.quote).length !== 2) continue; // the quote must occur exactly once
         judgments.push({ query_id: `${set.name}-doc-${judgments.length + 1}`, query: g.query, category: "normal", gold: [{ doc: rel, quote: g.quote }], notes: "doc comment removed from the indexed file" });
       }
-      for (const dir of ["corpus", "corpus-txt"]) mkdirSync(dirname(join(out, dir, rel)), { recursive: true });
+      mkdirSync(dirname(join(out, "corpus", rel)), { recursive: true });
       writeFileSync(join(out, "corpus", rel), kept);
-      writeFileSync(join(out, "corpus-txt", `${rel}.txt`), kept);
     }
   }
   const extra = join(out, "questions.jsonl");
@@ -113,8 +128,8 @@ for (const set of SETS) {
   }
   cpSync(join(set.root, set.license), join(out, "LICENSE"));
   const version = JSON.parse(readFileSync(join(set.root, "package.json"), "utf8")).version;
-  writeFileSync(join(out, "SOURCE.md"), `${set.name}@${version} (MIT, LICENSE beside this file), from node_modules/${set.name}: ${set.include.join(", ")}.\nDoc comments of judged definitions are removed from corpus/; corpus-txt/ holds the same files named .txt (chunked as plain text).\n`);
+  writeFileSync(join(out, "SOURCE.md"), `${set.name}@${version} (MIT, LICENSE beside this file), from node_modules/${set.name}: ${set.include.join(", ")}.\nDoc comments of judged definitions are removed from corpus/; \`node evals/code/make-sets.mjs --twins\` derives corpus-txt/ (the same files named .txt, chunked as plain text).\n`);
   writeFileSync(join(out, "judgments.jsonl"), judgments.map((j) => JSON.stringify(j)).join("\n") + "\n");
-  writeFileSync(join(out, "judgments-txt.jsonl"), judgments.map((j) => JSON.stringify({ ...j, gold: j.gold.map((g) => ({ ...g, doc: `${g.doc}.txt` })) })).join("\n") + "\n");
+  writeTwins(out);
   console.log(`${set.name}: ${judgments.length} judgments`);
 }
