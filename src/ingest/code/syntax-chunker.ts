@@ -81,6 +81,10 @@ const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "funct
 /** Nested definitions listed per whole segment at most (a huge generated file stays cheap). */
 const MAX_SYMBOLS_PER_SEGMENT = 32;
 const MAX_NAME_LENGTH = 200;
+/** Kinds whose bodies are not searched for nested definitions (a helper inside a function is part of it). */
+const CALLABLE = new Set(["function", "method", "constructor"]);
+/** Non-definition levels walked below a definition looking for nested ones (class → body → member). */
+const MAX_COLLECT_DEPTH = 3;
 
 interface Segment {
   /** UTF-16 [start, end). */
@@ -161,11 +165,14 @@ export function chunkCode(content: string, root: SyntaxNode, chunkSize: number):
   const segments: Segment[] = [];
 
   /** Definitions inside a whole segment's node, outermost first. */
-  const collect = (node: SyntaxNode, enclosing: CodeSymbol | null, out: CodeSymbol[]): void => {
-    if (out.length >= MAX_SYMBOLS_PER_SEGMENT) return;
+  // Walks only where definitions nest (a class's members, an export's declaration), never into function
+  // bodies or deep expressions: every node visited crosses into WASM, which is what parsing-side time costs.
+  const collect = (node: SyntaxNode, enclosing: CodeSymbol | null, out: CodeSymbol[], depth = 0): void => {
+    if (out.length >= MAX_SYMBOLS_PER_SEGMENT || depth > MAX_COLLECT_DEPTH) return;
     const own = symbolOf(node, enclosing);
     if (own) out.push(own);
-    for (const c of children(node)) collect(c, own ?? enclosing, out);
+    if (own && CALLABLE.has(own.kind)) return;
+    for (const c of children(node)) collect(c, own ?? enclosing, out, own ? 0 : depth + 1);
   };
 
   const byLines = (start: number, end: number, within: CodeSymbol | null): void => {
@@ -302,11 +309,19 @@ function pack(content: string, cpt: CodePointText, segments: Segment[], chunkSiz
 }
 
 function skipWs(text: string, u: number, max: number): number {
-  while (u < max && /\s/.test(text[u]!)) u++;
+  while (u < max && isWs(text.charCodeAt(u))) u++;
   return u;
 }
 
 function trimEnd(text: string, u: number, min: number): number {
-  while (u > min && /\s/.test(text[u - 1]!)) u--;
+  while (u > min && isWs(text.charCodeAt(u - 1))) u--;
   return u;
+}
+
+const WS = /\s/;
+
+/** Whitespace as `\s` and `String.prototype.trim` define it (the text chunker's rule), ASCII fast. */
+function isWs(c: number): boolean {
+  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  return WS.test(String.fromCharCode(c));
 }
