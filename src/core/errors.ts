@@ -84,7 +84,7 @@ export const ERROR_CATALOGUE = {
     hint: "Extracting the file needed more time, memory, output or nesting than allowed; raise the `extraction` limits in groundkit.config.json if it is meant to be indexed.",
     toolHint: "Extracting the file needed more than the server allows; only its operator can raise the extraction limits.",
   },
-  UNSUPPORTED_TYPE: { http: 415, hint: "Supported: .md .markdown .txt .pdf .html .htm, and http(s) URLs." },
+  UNSUPPORTED_TYPE: { http: 415, hint: "Supported: .md .markdown .txt .pdf .html .htm, source code and configuration files (docs/code-search.md), and http(s) URLs." },
 
   // network
   URL_REFUSED: { http: 400, hint: "Only http(s) URLs without credentials are accepted." },
