@@ -193,7 +193,9 @@ function widthAt(text: string, i: number): number {
 }
 
 // Where identifier case matters: a lowercase letter or digit before an uppercase one, or a capital run before lowercase.
-const CASE_CHANGE = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
+// Marks may sit between the letters (a decomposed "á"): the scan sees each cluster's base letter.
+// analyzeWithOffsets gates on the same test, so both see the same parts.
+const CASE_CHANGE = /[a-z0-9]\p{M}*[A-Z]|[A-Z]\p{M}*[A-Z]\p{M}*[a-z]/u;
 
 function analyze(text: string, forIndex: boolean, sink: Sink): void {
   const cases = CASE_CHANGE.test(text);
@@ -429,13 +431,14 @@ export function analyzeWithOffsets(text: string, only?: ReadonlySet<string>): Te
         if (only.has(term)) out.push({ term, start, end });
       }
     : (term: string, start: number, end: number) => void out.push({ term, start, end });
+  const cases = CASE_CHANGE.test(text);
   if (!NON_ASCII.test(text)) {
     // ASCII: lowercasing keeps every offset.
-    scan(text.toLowerCase(), true, push, starts, { text });
+    scan(text.toLowerCase(), true, push, starts, cases ? { text } : undefined);
     return out;
   }
   const { text: folded, from, to } = foldByCluster(text);
-  scan(folded, true, (term, start, end) => push(term, from[start]!, to[end - 1]!), starts, { text, at: from });
+  scan(folded, true, (term, start, end) => push(term, from[start]!, to[end - 1]!), starts, cases ? { text, at: from } : undefined);
   return out;
 }
 
