@@ -3,7 +3,7 @@ import tseslint from "typescript-eslint";
 import layers from "./eslint-rules/layers.js";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "evals/results/**", "bench/results/**", "coverage/**", ".tools-build/**"] },
+  { ignores: ["dist/**", "node_modules/**", "evals/results/**", "evals/code/*/corpus/**", "evals/code/*/corpus-txt/**", "bench/results/**", "coverage/**", ".tools-build/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -50,6 +50,7 @@ import type { LockHolder } from "./store/writer-lock-holder.js";
 import type { Store } from "./store/store.js";
 import { SqliteStore } from "./store/sqlite/sqlite-store.js";
 import type { NewChunk, ScoredChunk, StoreStats, StoredChunk, StoredDocument, VectorIndexStatus } from "./store/store.js";
+import { codeSymbolLabel } from "./core/code-languages.js";
 import { formatIssues } from "./core/validation.js";
 import type { DoctorCheck, HealthParts, RepairAction, SampleOutcome } from "./collection-health.js";
 import type { AnswerOptions, AnswerReport, AnswerSources } from "./answer/answer.js";
@@ -135,6 +136,9 @@ export interface ChunkView {
   document_id: string;
   text: string;
   heading_path: string[];
+  /** As on a search hit: the code file's language and what the chunk holds. */
+  lang?: string | undefined;
+  symbol?: string | undefined;
   citation: Citation;
   verification: Verification;
   /** Source text around the span (code points each side), only when verified and asked for. */
@@ -627,6 +631,7 @@ export class Collection {
       document_id: row.document.document_id,
       text: row.text,
       heading_path: row.heading_path,
+      ...codeLabels(row),
       citation: citationOf(row),
       passage: bestPassage(row.text, marks, row.start_offset, opts.passageChars),
     }));
@@ -737,6 +742,7 @@ export class Collection {
       document_id: chunk.document.document_id,
       text: chunk.text,
       heading_path: chunk.heading_path,
+      ...codeLabels(chunk),
       citation,
       verification,
       context,
@@ -1126,4 +1132,11 @@ export function parseCitation(raw: unknown): Citation {
     throw new GroundkitError("INVALID_CITATION", `Not a valid citation: ${formatIssues(parsed.error, { max: 3 })}.`);
   }
   return parsed.data;
+}
+
+/** A hit's `lang` and `symbol` for a chunk of a code or configuration file (nothing for others). */
+function codeLabels(chunk: StoredChunk): { lang?: string; symbol?: string } {
+  const lang = chunk.code?.lang;
+  const symbol = chunk.code ? codeSymbolLabel(chunk.code) : null;
+  return { ...(lang !== undefined ? { lang } : {}), ...(symbol !== null ? { symbol } : {}) };
 }

@@ -12,6 +12,7 @@ import {
   MAX_TOKEN_LENGTH,
   analyzeForIndex,
   analyzeQuery,
+  analyzeWithOffsets,
 } from "../src/analysis/analyzer.js";
 
 describe("English words", () => {
@@ -107,7 +108,8 @@ describe("CJK", () => {
   });
 
   it("splits mixed runs and handles astral ideographs", () => {
-    expect(analyzeForIndex("iPhone手机2024")).toEqual(["iphon", "手", "手机", "机", "2024"]);
+    // "iPhone" changes case: its whole form, then its part (identifier analysis, issue 27).
+    expect(analyzeForIndex("iPhone手机2024")).toEqual(["iphon", "phone", "手", "手机", "机", "2024"]);
     expect(analyzeQuery("𠀀𠀁")).toEqual(["𠀀𠀁"]);
     expect(analyzeForIndex("𠀀𠀁")).toEqual(["𠀀", "𠀀𠀁", "𠀁"]);
   });
@@ -187,5 +189,27 @@ describe("properties", () => {
         expect(analyzeForIndex(fancy)).toEqual(analyzeForIndex(plain));
       }),
     );
+  });
+});
+
+describe("identifiers (issue 27)", () => {
+  it("gives an identifier's whole form and its parts, in every spelling", () => {
+    expect(analyzeForIndex("parseConfigFile")).toEqual(["parseconfigfil", "pars", "config", "file"]);
+    expect(analyzeForIndex("parse_config_file")).toEqual(["parse_config_fil", "pars", "config", "file"]);
+    expect(analyzeForIndex("HTMLParser")).toEqual(["htmlparser", "html", "parser"]);
+    expect(analyzeForIndex("os.path")).toEqual(["os.path", "os", "path"]);
+    expect(analyzeForIndex("naïveParser")).toEqual(["naivepars", "naiv", "parser"]);
+  });
+
+  it("leaves prose words whole: no parts for plain, capitalised, dotted-initial or numeric words", () => {
+    for (const text of ["The runners ran", "Paris", "e.g. U.S.A", "3.14 and 5,000", "don't"]) {
+      expect(analyzeForIndex(text)).toEqual(analyzeForIndex(text.toLowerCase()));
+    }
+    expect(analyzeForIndex("e.g. U.S.A 3.14")).toEqual(["e.g", "u.s.a", "3.14"]);
+  });
+
+  it("marks the parts where they sit in the original text", () => {
+    expect(analyzeWithOffsets("call parseConfig now", new Set(["config"]))).toEqual([{ term: "config", start: 10, end: 16 }]);
+    expect(analyzeWithOffsets("Café parseConfig", new Set(["config"]))).toEqual([{ term: "config", start: 10, end: 16 }]);
   });
 });

@@ -93,7 +93,7 @@ describe("discoverFiles: walking", () => {
     });
   });
 
-  it("skips hidden files and folders and node_modules folders", async () => {
+  it("skips hidden files and folders, and names node_modules folders as skipped (vendored)", async () => {
     await tree(tmp, {
       "keep.md": "",
       ".secret.md": "",
@@ -104,7 +104,13 @@ describe("discoverFiles: walking", () => {
       "sub/node_modules/pkg/readme.md": "",
     });
     const entries = await collect(tmp);
-    expect(entries.map((e) => e.relPath)).toEqual(["keep.md", "sub/ok.md"]);
+    expect(entries.map((e) => [e.kind, e.relPath])).toEqual([
+      ["file", "keep.md"],
+      ["skipped", "node_modules"],
+      ["skipped", "sub/node_modules"],
+      ["file", "sub/ok.md"],
+    ]);
+    expect(entries.filter((e) => e.kind === "skipped").map((e) => (e as { reason: string }).reason)).toEqual(["vendored folder", "vendored folder"]);
   });
 
   it("yields a single-file root as just that file, with its name as relPath", async () => {

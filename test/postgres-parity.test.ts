@@ -86,6 +86,26 @@ describe("PostgreSQL store parity with SQLite", () => {
     }
   });
 
+  it("filters code chunks by language and symbol like SQLite (issue 27)", async () => {
+    const dir = join(work.dir, "code");
+    mkdirSync(join(dir, "src"), { recursive: true });
+    writeFileSync(join(dir, "src", "store.ts"), "export class Store {\n  search(q: string) { return q; }\n}\n\nexport function parseConfig(p: string) { return p; }\n");
+    writeFileSync(join(dir, "loader.py"), "def parse_config(path):\n    return path\n");
+    writeFileSync(join(dir, "notes.md"), "# Notes\n\nHow to parse the config and search the store.\n");
+    const [sqlite, postgres] = await both("code", dir);
+    try {
+      const expected: Array<[string[], number]> = [[["lang=ts"], 1], [["lang=python"], 1], [["symbol=search"], 1], [["symbol=Store.search", "lang=typescript"], 1], [["symbol=parse_config"], 1], [["symbol=nothing"], 0]];
+      for (const [filters, n] of expected) {
+        const x = await sqlite.search("parse config search store", { topK: 10, filters });
+        expect(x.length, filters.join(" ")).toBe(n);
+        expectSameRanking(x, await postgres.search("parse config search store", { topK: 10, filters }), filters.join(" "));
+      }
+    } finally {
+      sqlite.close();
+      postgres.close();
+    }
+  });
+
   it("ranks a generated corpus the same after the SQLite engine flushed a segment, and after deletes", async () => {
     const dir = join(work.dir, "generated");
     writeCorpus(dir, 900);

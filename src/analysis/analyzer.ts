@@ -192,10 +192,24 @@ function widthAt(text: string, i: number): number {
   return 1;
 }
 
+// Where identifier case matters: a lowercase letter or digit before an uppercase one, or a capital run before lowercase.
+// Marks may sit between the letters (a decomposed "á"): the scan sees each cluster's base letter.
+// analyzeWithOffsets gates on the same test, so both see the same parts.
+const CASE_CHANGE = /[a-z0-9]\p{M}*[A-Z]|[A-Z]\p{M}*[A-Z]\p{M}*[a-z]/u;
+
 function analyze(text: string, forIndex: boolean, sink: Sink): void {
-  let s = text.toLowerCase();
-  if (NON_ASCII.test(s)) s = foldText(s);
-  scan(s, forIndex, sink);
+  const cases = CASE_CHANGE.test(text);
+  if (!NON_ASCII.test(text)) {
+    // ASCII: lowercasing keeps every index, so the original text gives the case.
+    scan(text.toLowerCase(), forIndex, sink, undefined, cases ? { text } : undefined);
+    return;
+  }
+  if (!cases) {
+    scan(foldText(text.toLowerCase()), forIndex, sink);
+    return;
+  }
+  const folded = foldByCluster(text);
+  scan(folded.text, forIndex, sink, undefined, { text, at: folded.from });
 }
 
 /**
@@ -240,7 +254,7 @@ function mayGive(s: string, start: number, end: number, starts: WordStarts): boo
  * words that cannot give a wanted term ({@link WordStarts}) are skipped
  * unprocessed, which saves the per-word slice and lookup.
  */
-function scan(s: string, forIndex: boolean, sink: Sink, starts?: WordStarts): void {
+function scan(s: string, forIndex: boolean, sink: Sink, starts?: WordStarts, cases?: CaseSource): void {
   const n = s.length;
   let i = 0;
   while (i < n) {
@@ -284,8 +298,70 @@ function scan(s: string, forIndex: boolean, sink: Sink, starts?: WordStarts): vo
       }
       break;
     }
-    if (alnum && (starts === undefined || mayGive(s, start, i, starts))) emitWord(s.slice(start, i), start, sink);
+    if (!alnum) continue;
+    const parts = identifierParts(s, start, i, cases);
+    if (starts === undefined || mayGive(s, start, i, starts)) emitWord(s.slice(start, i), start, sink);
+    if (parts.length === 0 || i - start > MAX_TOKEN_LENGTH) continue;
+    for (let p = 0; p < parts.length; p += 2) {
+      const a = parts[p]!;
+      const b = parts[p + 1]!;
+      if (b - a >= 2 && (starts === undefined || mayGive(s, a, b, starts))) emitWord(s.slice(a, b), a, sink);
+    }
   }
+}
+
+/**
+ * The original (not lowercased) text a scan runs over, to see identifier case:
+ * `at[k]` is the index in `text` of the scanned code unit k (absent: the same index).
+ */
+interface CaseSource {
+  text: string;
+  at?: readonly number[] | undefined;
+}
+
+function upperAt(cases: CaseSource, k: number): boolean {
+  const c = cases.text.charCodeAt(cases.at ? cases.at[k]! : k);
+  return c >= 0x41 && c <= 0x5a;
+}
+
+function lowerOrDigitAt(cases: CaseSource, k: number): boolean {
+  const c = cases.text.charCodeAt(cases.at ? cases.at[k]! : k);
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39);
+}
+
+function isAsciiDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/**
+ * The parts of an identifier-like word s[start, end), as flat [start, end)
+ * pairs, or [] when it has none: it splits at `_`, at a `.` between letters
+ * (`os.path`), and, when the case of the original text is known, where
+ * lowercase (or a digit) meets uppercase (`parseConfig`) and before the last
+ * capital of a run followed by lowercase (`HTMLParser` → `HTML`, `Parser`).
+ * A word with a single part that is the word itself has none.
+ */
+function identifierParts(s: string, start: number, end: number, cases: CaseSource | undefined): number[] {
+  let parts: number[] | undefined;
+  let from = start;
+  const cut = (a: number, b: number) => {
+    if (b > a) (parts ??= []).push(a, b);
+  };
+  for (let k = start; k < end; k++) {
+    const c = s.charCodeAt(k);
+    if (c === 0x5f || (c === 0x2e && !(isAsciiDigit(s.charCodeAt(k - 1)) && isAsciiDigit(s.charCodeAt(k + 1))))) {
+      cut(from, k);
+      from = k + 1;
+      continue;
+    }
+    if (cases && k > from && upperAt(cases, k) && (lowerOrDigitAt(cases, k - 1) || (k + 1 < end && upperAt(cases, k - 1) && lowerOrDigitAt(cases, k + 1) && !isAsciiDigit(s.charCodeAt(k + 1))))) {
+      cut(from, k);
+      from = k;
+    }
+  }
+  if (parts === undefined) return [];
+  cut(from, end);
+  return parts;
 }
 
 /**
@@ -355,12 +431,23 @@ export function analyzeWithOffsets(text: string, only?: ReadonlySet<string>): Te
         if (only.has(term)) out.push({ term, start, end });
       }
     : (term: string, start: number, end: number) => void out.push({ term, start, end });
+  const cases = CASE_CHANGE.test(text);
   if (!NON_ASCII.test(text)) {
     // ASCII: lowercasing keeps every offset.
-    scan(text.toLowerCase(), true, push, starts);
+    scan(text.toLowerCase(), true, push, starts, cases ? { text } : undefined);
     return out;
   }
-  // Fold cluster by cluster, remembering for each folded code unit the original cluster it came from.
+  const { text: folded, from, to } = foldByCluster(text);
+  scan(folded, true, (term, start, end) => push(term, from[start]!, to[end - 1]!), starts, cases ? { text, at: from } : undefined);
+  return out;
+}
+
+/**
+ * Lowercase and fold cluster by cluster, remembering for each folded code unit
+ * the original cluster it came from ([from, to) in `text`). The folded text is
+ * the one `analyze` scans.
+ */
+function foldByCluster(text: string): { text: string; from: number[]; to: number[] } {
   const pieces: string[] = [];
   const from: number[] = [];
   const to: number[] = [];
@@ -373,6 +460,5 @@ export function analyzeWithOffsets(text: string, only?: ReadonlySet<string>): Te
       to.push(m.index + m[0].length);
     }
   }
-  scan(pieces.join(""), true, (term, start, end) => push(term, from[start]!, to[end - 1]!), starts);
-  return out;
+  return { text: pieces.join(""), from, to };
 }

@@ -76,7 +76,7 @@ export function markedPassage(p: MatchedPassage, style: MarkStyle): string {
 export function renderHit(hit: SearchHit, style: MarkStyle = "brackets"): string[] {
   const heading = hit.heading_path.length ? `  ${hit.heading_path.join(" > ")}` : "";
   const lines = [
-    `${hit.rank}. ${locator(hit.citation)}  score ${hit.score.toFixed(3)}${heading}  ${verdictLabel(hit.verification)}`.trimEnd(),
+    `${hit.rank}. ${locator(hit.citation)}${hit.symbol ? ` ${hit.symbol}` : ""}  score ${hit.score.toFixed(3)}${heading}  ${verdictLabel(hit.verification)}`.trimEnd(),
     `   ${markedPassage(hit.passage, style)}`,
     `   chunk ${hit.chunk_id}  offsets ${hit.citation.start_offset}-${hit.citation.end_offset}`,
   ];

@@ -27,7 +27,7 @@ interface IngestFlags extends CommonFlags, LockTimeoutFlags {
 export function ingestCommand(): Command {
   const cmd = new Command("ingest")
     .description(
-      "ingest files, folders (Markdown, text, PDF, HTML) and http(s) URLs into a collection; unchanged sources are skipped",
+      "ingest files, folders (Markdown, text, PDF, HTML, source code, configuration files) and http(s) URLs into a collection; unchanged sources are skipped",
     )
     .argument("<paths...>", "files, folders or http(s) URLs to ingest")
     .option("--base-dir <dir>", "containment root (default: the ingested folder, or a file's parent)")
@@ -142,6 +142,7 @@ export function printSummary(s: IngestSummary, opts: { listUnsupported?: boolean
     );
   }
   for (const sk of s.skipped) println(`skipped ${displaySource(sk.source)}: ${sk.reason}`);
+  for (const f of s.indexed_by_lines) println(`indexed by lines ${displaySource(f.source)}: ${f.reason}`);
   if (s.unsupported.length && opts.listUnsupported === false) {
     println(`unsupported (not indexed): ${s.unsupported.length} file(s), as every run (their names: grk ingest, or --json)`);
   } else if (s.unsupported.length) {

@@ -104,6 +104,10 @@ export interface SearchHit {
   document_id: string;
   text: string;
   heading_path: string[];
+  /** Code and configuration files: the file's language (`typescript`, `json`, …). */
+  lang?: string | undefined;
+  /** Code chunks: what the chunk holds (`method Collection.search`): its first whole definition, else the one it is part of. */
+  symbol?: string | undefined;
   citation: Citation;
   /** The best-matching passage of the chunk with the query's terms. */
   passage: MatchedPassage;

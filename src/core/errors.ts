@@ -104,7 +104,7 @@ export const ERROR_CATALOGUE = {
   },
   UNSUPPORTED_TYPE: {
     http: 415,
-    hint: "Supported: .md .markdown .txt .pdf .html .htm .docx .pptx .xlsx .odt .odp .ods .epub, and http(s) URLs.",
+    hint: "Supported: .md .markdown .txt .pdf .html .htm .docx .pptx .xlsx .odt .odp .ods .epub, source code and configuration files (docs/code-search.md), and http(s) URLs.",
   },
 
   // network

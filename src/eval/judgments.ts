@@ -14,6 +14,7 @@
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { sourceFileExtensions } from "../core/code-languages.js";
 import { GroundkitError } from "../core/errors.js";
 import { CodePointText, decodeUtf8Strict, normalizeNewlines, Utf8DecodeError } from "../core/text.js";
 import { formatIssues } from "../core/validation.js";
@@ -23,8 +24,8 @@ export const JUDGMENT_CATEGORIES = ["normal", "ambiguous", "no_answer", "adversa
 /** One of {@link JUDGMENT_CATEGORIES}. */
 export type JudgmentCategory = (typeof JUDGMENT_CATEGORIES)[number];
 
-/** Extensions the default content reader accepts (read as strict UTF-8 text). */
-export const TEXT_DOC_EXTENSIONS: readonly string[] = [".md", ".markdown", ".txt"];
+/** Extensions the default content reader accepts (read as strict UTF-8 text): prose, and code and configuration files. */
+export const TEXT_DOC_EXTENSIONS: readonly string[] = [".md", ".markdown", ".txt", ...sourceFileExtensions()];
 /** Extensions whose content comes from an extractor; loading them needs a `contentOf`. */
 export const EXTRACTED_DOC_EXTENSIONS: readonly string[] = [".pdf", ".html", ".htm"];
 

@@ -6,7 +6,10 @@ import { locationLabel } from "../core/locations.js";
 import { sourceLineRange } from "../core/source-lines.js";
 import { sha256 } from "../core/text.js";
 import type { NewChunk } from "../store/store.js";
+import type { CodeSymbol } from "../core/code-languages.js";
+import type { ChunkSpan } from "../core/contracts.js";
 import { chunkText } from "./chunker.js";
+import { chunkCode } from "./code/syntax-chunker.js";
 import type { LoadedContent } from "./dispatch.js";
 
 export interface ChunkSettings {
@@ -14,14 +17,30 @@ export interface ChunkSettings {
   chunkOverlap: number;
 }
 
-/** Chunk a document's content and prepare the rows to store. */
+/**
+ * Chunk a document's content and prepare the rows to store. A code file with
+ * a syntax tree is cut along it (and the tree freed); anything else, code
+ * chunked by lines included, goes through the text chunker.
+ */
 export function buildChunks(source: string, loaded: LoadedContent, settings: ChunkSettings): NewChunk[] {
-  const spans = chunkText(loaded.content, {
-    chunkSize: settings.chunkSize,
-    chunkOverlap: settings.chunkOverlap,
-    markdown: loaded.markdown,
-    pageStarts: loaded.pageStarts,
-  });
+  const tree = loaded.code?.tree;
+  let spans: Array<ChunkSpan & { symbols?: CodeSymbol[]; within?: CodeSymbol[] }>;
+  if (tree) {
+    try {
+      spans = chunkCode(loaded.content, tree.rootNode, settings.chunkSize);
+    } finally {
+      tree.delete();
+      loaded.code!.tree = undefined;
+    }
+  } else {
+    spans = chunkText(loaded.content, {
+      chunkSize: settings.chunkSize,
+      chunkOverlap: settings.chunkOverlap,
+      markdown: loaded.markdown,
+      pageStarts: loaded.pageStarts,
+    });
+  }
+  const lang = loaded.code?.lang;
   const { sourceLines, locations } = loaded;
   return spans.map((span, ordinal) => {
     const textHash = sha256(span.text);
@@ -41,6 +60,7 @@ export function buildChunks(source: string, loaded: LoadedContent, settings: Chu
       location: (locations && locationLabel(locations, span.start, span.end)) ?? null,
       text_hash: textHash,
       heading_path: span.headingPath,
+      ...(lang !== undefined ? { code: { lang, symbols: span.symbols ?? [], within: span.within ?? [] } } : {}),
     };
   });
 }

@@ -11,6 +11,7 @@ import { readContainedFile } from "../source/contained-read.js";
 import { fsErrorToGroundkit, resolveContained } from "../core/containment.js";
 import { GroundkitError } from "../core/errors.js";
 import { compileGlob, type GlobMatcher } from "../core/glob.js";
+import { skippedFileReason, skippedFolderReason } from "./code/skip-rules.js";
 
 /** Options for {@link discoverFiles}. */
 export interface DiscoverOptions {
@@ -28,6 +29,8 @@ export interface DiscoverOptions {
    * are yielded as files; others are reported as unsupported. An empty array supports nothing.
    */
   extensions?: string[];
+  /** With `extensions`: whole file names (lowercase) supported whatever their extension (`dockerfile`, `.env.example`). */
+  names?: string[];
 }
 
 /** One thing the walk found: a file to ingest, an unsupported file, or a refusal. */
@@ -43,6 +46,8 @@ export type DiscoveredEntry =
       mtimeMs: number;
     }
   | { kind: "unsupported"; path: string; relPath: string }
+  /** Left out by default (a lockfile, vendored code, build output, a minified file), with the reason. */
+  | { kind: "skipped"; path: string; relPath: string; reason: string }
   | { kind: "refused"; path: string; relPath: string; error: GroundkitError };
 
 /** A .gitignore's rules and the folder (relative to the root, "" for the root) they apply under. */
@@ -65,6 +70,8 @@ interface WalkContext {
   selects: (relPath: string) => boolean;
   prunesDir: (relPath: string) => boolean;
   supported: (name: string) => boolean;
+  /** Hidden names that are still indexed (`.env.example`): documentation of configuration, never a secret. */
+  shownHidden: ReadonlySet<string>;
 }
 
 /**
@@ -73,9 +80,11 @@ interface WalkContext {
  * sorted by name in UTF-16 code-unit order. Entries are yielded as they are
  * found; only one folder's listing per level is held in memory.
  *
- * Silently skipped: names starting with "." (files and folders), `node_modules`
- * folders, paths ignored by the root's or a nested `.gitignore`, paths failing
- * include/exclude. Symlinks are followed only when their real path is inside
+ * Silently skipped: names starting with "." (files and folders; a supported
+ * `.env.example` is kept), paths ignored by the root's or a nested `.gitignore`,
+ * paths failing include/exclude. Yielded as `skipped` with the reason (ingest/code/skip-rules.ts):
+ * lockfiles, minified files by name, vendored folders (`node_modules`, `vendor`, …) and
+ * build output folders beside a project manifest; the walked root itself is never skipped. Symlinks are followed only when their real path is inside
  * `baseDir` (else a `refused` PATH_ESCAPES_BASE entry); a dangling symlink is
  * refused with SOURCE_NOT_FOUND; unreadable files/folders are refused with
  * FILE_UNREADABLE and the walk goes on; so is a folder whose .gitignore cannot be
@@ -127,15 +136,18 @@ function makeContext(baseDir: string, opts: DiscoverOptions): WalkContext {
     const lower = e.toLowerCase();
     return lower.startsWith(".") ? lower : `.${lower}`;
   });
+  const names = new Set(opts.names?.map((n) => n.toLowerCase()));
   return {
     baseDir,
     visited: new Set(),
+    shownHidden: new Set([...names].filter((n) => n.startsWith("."))),
     selects: (rel) => !(exclude?.(rel) ?? false) && (include?.(rel) ?? true),
     prunesDir: (rel) => exclude?.(rel) ?? false,
     // endsWith rather than extname so multi-part extensions (".tar.gz") work too.
     supported: (name) => {
       if (!extensions) return true;
       const lower = name.toLowerCase();
+      if (names.has(lower)) return true;
       return extensions.some((ext) => lower.length > ext.length && lower.endsWith(ext));
     },
   };
@@ -184,7 +196,7 @@ async function* walkDir(ctx: WalkContext, dir: DirFrame, isRoot: boolean): Async
 
   for (const dirent of dirents) {
     const name = dirent.name;
-    if (name.startsWith(".")) continue;
+    if (name.startsWith(".") && !ctx.shownHidden.has(name.toLowerCase())) continue;
     const relPath = dir.relPath === "" ? name : `${dir.relPath}/${name}`;
     const absPath = path.join(dir.absPath, name);
     const candidate = path.join(dir.realPath, name);
@@ -202,9 +214,13 @@ async function* walkDir(ctx: WalkContext, dir: DirFrame, isRoot: boolean): Async
       kind = dirent.isDirectory() ? "dir" : dirent.isFile() ? "file" : "other";
     }
 
-    if (kind === "dir" && name === "node_modules") continue;
     if (isIgnored(scopes, relPath, kind === "dir")) continue;
     if (kind === "dir" ? ctx.prunesDir(relPath) : !ctx.selects(relPath)) continue;
+    const skipped = kind === "dir" ? skippedFolderReason(name, dir.realPath) : kind === "file" ? skippedFileReason(name) : undefined;
+    if (skipped) {
+      yield { kind: "skipped", path: absPath, relPath, reason: skipped };
+      continue;
+    }
 
     let realPath = candidate;
     if (isLink) {

@@ -14,6 +14,8 @@ import type { ExtractorKind } from "../extract/extractor.js";
 import type { ExtractionLimits } from "../extract/limits.js";
 import { extractedExtensions, extractorKindForExtension, getExtractorOf, type ProbeOutcome } from "../extract/registry.js";
 import { decodeTextContent, TEXT_LOADER_IDENTITY } from "../source/text-loader.js";
+import { sourceFileExtensions, sourceFileKind, sourceFileNames, type SourceFileKind } from "../core/code-languages.js";
+import { codeLoaderRevision, loadCode, type CodeContent } from "./code/code-loader.js";
 
 /** What a loader produces for one document. */
 export interface LoadedContent {
@@ -29,6 +31,10 @@ export interface LoadedContent {
   /** The slide, sheet cell, chapter or heading path each run of `content` belongs to (office documents, e-books). */
   locations?: LocationMap | undefined;
   title?: string | undefined;
+  /** Code and data files: the language, and for code the syntax tree to chunk along. */
+  code?: CodeContent | undefined;
+  /** Why the document is not indexed although it loaded (minified, generated). */
+  skip?: string | undefined;
 }
 
 /** A loader: bytes in, content out, refusing bad input by name. */
@@ -61,13 +67,20 @@ export class Dispatcher {
 
   /** Extensions (lowercase, with dot) some loader handles. */
   supportedExtensions(): string[] {
-    return [...Object.keys(TEXT_EXTENSIONS), ...extractedExtensions()];
+    return [...Object.keys(TEXT_EXTENSIONS), ...extractedExtensions(), ...sourceFileExtensions()];
+  }
+
+  /** Whole file names (lowercase) some loader handles: `Dockerfile`, `Makefile`, `.env.example`. */
+  supportedNames(): string[] {
+    return sourceFileNames();
   }
 
   /** The loader for a file path, or undefined when its extension is unsupported. */
   async forPath(path: string): Promise<Loader | undefined> {
     const ext = extname(path).toLowerCase();
     if (Object.hasOwn(TEXT_EXTENSIONS, ext)) return textLoader(TEXT_EXTENSIONS[ext]!);
+    const source = sourceFileKind(path);
+    if (source) return codeFileLoader(source);
     const kind = extractorKindForExtension(ext);
     return kind ? this.extractedLoader(kind) : undefined;
   }
@@ -139,5 +152,17 @@ function textLoader(markdown: boolean): Loader {
       extractor: null,
       markdown,
     }),
+  };
+}
+
+/** Code and configuration files: text-class documents with their language (ingest/code/). */
+function codeFileLoader(file: SourceFileKind): Loader {
+  return {
+    identity: TEXT_LOADER_IDENTITY,
+    revision: codeLoaderRevision(file),
+    load: async (bytes, label, hints) => {
+      const { content, code, skip } = await loadCode(file, bytes, label, hints?.charset);
+      return { content, sourceClass: "text", extractor: null, markdown: false, code, skip };
+    },
   };
 }

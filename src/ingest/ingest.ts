@@ -78,6 +78,8 @@ export interface IngestSummary {
   unchanged: number;
   removed: number;
   skipped: Array<{ source: string; reason: string }>;
+  /** Code files indexed by lines instead of their syntax (a parse error, a grammar that would not load), and why. */
+  indexed_by_lines: Array<{ source: string; reason: string }>;
   unsupported: string[];
   chunks_written: number;
   /** Vectors written (dense ingest, including backfill of chunks that had none). */
@@ -107,6 +109,7 @@ export function emptySummary(): IngestSummary {
     unchanged: 0,
     removed: 0,
     skipped: [],
+    indexed_by_lines: [],
     unsupported: [],
     chunks_written: 0,
     vectors_written: 0,
@@ -138,6 +141,7 @@ export function mergeSummaries(all: readonly IngestSummary[]): IngestSummary {
     out.vectors_written += s.vectors_written;
     out.duration_ms += s.duration_ms;
     out.skipped.push(...s.skipped);
+    out.indexed_by_lines.push(...s.indexed_by_lines);
     out.unsupported.push(...s.unsupported);
     out.failed.push(...s.failed);
     // Every run of one call uses the same chunking; the first says whether it re-chunked.
@@ -203,6 +207,7 @@ export class Ingestor {
         include: this.opts.include,
         exclude: this.opts.exclude,
         extensions: this.dispatcher.supportedExtensions(),
+        names: this.dispatcher.supportedNames(),
       })[Symbol.asyncIterator]();
       let discoverMs = 0;
       let files = 0;
@@ -215,6 +220,10 @@ export class Ingestor {
           const entry = next.value;
           if (entry.kind === "unsupported") {
             this.summary.unsupported.push(entry.path);
+            continue;
+          }
+          if (entry.kind === "skipped") {
+            this.summary.skipped.push({ source: entry.path, reason: entry.reason });
             continue;
           }
           this.summary.files_seen++;
@@ -342,10 +351,12 @@ export class Ingestor {
     loaded: LoadedContent,
     extraMetadata: Record<string, unknown>,
   ): PendingDocument | undefined {
-    if (loaded.content.trim().length === 0) {
-      this.summary.skipped.push({ source: isUrlSource(source) ? redactUrl(source) : source, reason: "empty or whitespace-only" });
+    const skip = loaded.skip ?? (loaded.content.trim().length === 0 ? "empty or whitespace-only" : undefined);
+    if (skip) {
+      this.summary.skipped.push({ source: isUrlSource(source) ? redactUrl(source) : source, reason: skip });
       return undefined;
     }
+    if (loaded.code?.fallback) this.summary.indexed_by_lines.push({ source, reason: loaded.code.fallback });
     const chunks = withSpan(INGEST_SPANS.chunk, {}, (span) => {
       const built = buildChunks(source, loaded, this.opts);
       span.setAttribute("groundkit.ingest.chunks", built.length);
@@ -362,7 +373,12 @@ export class Ingestor {
       content_hash: sha256(loaded.content),
       content_length: loaded.content.length,
       ingested_at: new Date().toISOString(),
-      metadata: { ...extraMetadata, ...(loaded.title ? { title: loaded.title } : {}), ...front },
+      metadata: {
+        ...extraMetadata,
+        ...(loaded.title ? { title: loaded.title } : {}),
+        ...(loaded.code ? { lang: loaded.code.lang, ...(loaded.code.fallback ? { chunking: loaded.code.fallback } : {}) } : {}),
+        ...front,
+      },
     };
     return { doc, chunks };
   }

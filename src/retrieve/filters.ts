@@ -12,6 +12,10 @@
  *   class=<text|extracted|snapshot>
  *   ext=<md|pdf|...>     file extension (with or without the dot)
  *   tag=<value>          Markdown front matter `tags` (or `tag`) contains the value
+ *   lang=<language>      a code or configuration file's language (python, typescript, go, json, …;
+ *                        `py`, `ts`, `js`, … are accepted too)
+ *   symbol=<name>        a code chunk holds, or is part of, a definition of that name: qualified
+ *                        (`Collection.search`) or its last parts (`search`); case-insensitive
  *   <field>=<value>      any other front-matter field (e.g. title, author) equals / contains the value
  *   ingested>=<date>     ingested on or after an ISO date or timestamp (also >, <=, <)
  *
@@ -23,6 +27,7 @@ import { isAbsolute } from "node:path";
 import { GroundkitError } from "../core/errors.js";
 import { SOURCE_CLASSES, type SourceClass } from "../core/contracts.js";
 import { compileGlob } from "../core/glob.js";
+import { canonicalLanguage } from "../core/code-languages.js";
 import type { ChunkFilter, FilterClause } from "../store/store.js";
 
 export interface Filter {
@@ -142,6 +147,11 @@ function toClause(f: Filter): FilterClause {
       return { kind: "ingested", op: f.op as "<" | "<=" | ">" | ">=", at: new Date(Date.parse(f.value)).toISOString() };
     case "tag":
       return { kind: "tag", value: f.value };
+    case "lang":
+      // Recorded on the document's metadata by the code loader; front matter may hold a `lang` too.
+      return { kind: "metadata", field: "lang", value: canonicalLanguage(f.value) };
+    case "symbol":
+      return { kind: "symbol", name: f.value.toLowerCase() };
     default:
       return { kind: "metadata", field: f.key, value: f.value };
   }

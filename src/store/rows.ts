@@ -2,6 +2,7 @@
  * Rows as every SQL backend reads them back (the same column names, metadata
  * as the JSON text that was written), turned into the Store's objects.
  */
+import { symbolKeys, type ChunkCode } from "../core/code-languages.js";
 import type { NewChunk, StoreStats, StoredChunk, StoredDocument } from "./store.js";
 
 /** A documents row (d.* columns): metadata is still JSON text. */
@@ -75,13 +76,21 @@ interface ChunkMetadata {
   source_lines?: [number, number];
   /** Where the chunk sits in an office document or e-book (docs/decisions/0022-office-documents.md). */
   location?: string;
+  /** Code files: language and definitions (core/code-languages.ts). */
+  code?: ChunkCode;
+  /** What a `symbol=` filter matches (lowercased names and their dotted suffixes). */
+  symbol_keys?: string[];
 }
 
 /** The metadata JSON written for a chunk (both stores). */
-export function chunkMetadataJson(chunk: Pick<NewChunk, "heading_path" | "source_start_line" | "source_end_line" | "location">): string {
+export function chunkMetadataJson(chunk: Pick<NewChunk, "heading_path" | "source_start_line" | "source_end_line" | "location" | "code">): string {
   const meta: ChunkMetadata = { heading_path: chunk.heading_path };
   if (chunk.source_start_line != null && chunk.source_end_line != null) meta.source_lines = [chunk.source_start_line, chunk.source_end_line];
   if (chunk.location != null) meta.location = chunk.location;
+  if (chunk.code) {
+    meta.code = chunk.code;
+    meta.symbol_keys = symbolKeys(chunk.code);
+  }
   return JSON.stringify(meta);
 }
 
@@ -102,6 +111,7 @@ export function toChunk(row: JoinedRow): StoredChunk {
     location: meta.location ?? null,
     text_hash: row.text_hash,
     heading_path: meta.heading_path ?? [],
+    ...(meta.code ? { code: meta.code } : {}),
     document: toDocument(row),
   };
 }

@@ -7,6 +7,7 @@
  * (synchronous) statements when called and hands back a settled Promise.
  * See docs/decisions/0019-async-store-contract.md.
  */
+import type { ChunkCode } from "../core/code-languages.js";
 import type { SourceClass } from "../core/contracts.js";
 
 
@@ -50,6 +51,8 @@ export interface NewChunk {
   location?: string | null | undefined;
   text_hash: string;
   heading_path: string[];
+  /** Code files: the language and the definitions the chunk holds; kept in the chunk's metadata JSON. */
+  code?: ChunkCode | undefined;
 }
 
 /** A chunk row joined with its document, as read back. */
@@ -123,7 +126,12 @@ export type FilterClause =
   /** Front matter `tags` (or `tag`) equals or contains the value. */
   | { kind: "tag"; value: string }
   /** Any other front-matter field equals, or (a list) contains, the value; `field` matches `[A-Za-z][A-Za-z0-9_-]*`. */
-  | { kind: "metadata"; field: string; value: string };
+  | { kind: "metadata"; field: string; value: string }
+  /**
+   * A code chunk holds, or is a part of, a definition with this name (lowercased): its qualified
+   * name or a dotted suffix of it (`collection.search`, `search`); see core/code-languages.ts symbolKeys.
+   */
+  | { kind: "symbol"; name: string };
 
 /** Restrictions applied inside the query (not by trimming a result list): every clause must hold. */
 export interface ChunkFilter {

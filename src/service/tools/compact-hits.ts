@@ -20,6 +20,8 @@ export interface CompactHit {
   chunk_id: string;
   passage: string;
   citation: Citation;
+  /** Code chunks: what the chunk holds (`method Collection.search`). */
+  symbol?: string | undefined;
   verdict?: Verification["verdict"] | undefined;
   /** The hit's collection, when several were searched. */
   collection?: string | undefined;
@@ -45,6 +47,7 @@ export function compactHits(hits: ReadonlyArray<SearchHit & { collection?: strin
       chunk_id: hit.chunk_id,
       passage,
       citation: hit.citation,
+      ...(hit.symbol !== undefined ? { symbol: hit.symbol } : {}),
       ...(hit.verification ? { verdict: hit.verification.verdict } : {}),
       ...(hit.collection !== undefined ? { collection: hit.collection } : {}),
     });

@@ -50,6 +50,8 @@ export const SearchHitOut = z.looseObject({
   document_id: z.string(),
   text: z.string(),
   heading_path: z.array(z.string()),
+  lang: z.string().optional().describe("Code and configuration files: the file's language."),
+  symbol: z.string().optional().describe("Code chunks: the definition the chunk holds, or is part of (`method Collection.search`)."),
   citation: CitationOut,
   passage: PassageOut,
   verification: VerificationOut.optional(),
@@ -64,6 +66,7 @@ export const CompactHitOut = z.looseObject({
   chunk_id: z.string(),
   passage: z.string(),
   citation: CitationOut,
+  symbol: z.string().optional().describe("Code chunks: the definition the chunk holds, or is part of."),
   verdict: z.enum(VERDICTS).optional(),
   collection: z.string().optional().describe("The hit's collection, when several were searched."),
 });

@@ -17,6 +17,7 @@ interface RenderedHit {
   verdict?: string | undefined;
   verification?: { verdict: string } | undefined;
   collection?: string | undefined;
+  symbol?: string | undefined;
 }
 
 /** What the rendering needs of a search output. */
@@ -55,7 +56,7 @@ export function renderSearchText(out: RenderedSearch): string {
     const verdict = hit.verdict ?? hit.verification?.verdict;
     const passage = typeof hit.passage === "string" ? hit.passage : hit.passage.text;
     lines.push(
-      `${hit.rank}. ${hit.collection !== undefined ? `[${hit.collection}] ` : ""}${where(hit.citation)}  score ${Number(hit.score.toPrecision(4))}  chunk ${hit.chunk_id}${verdict ? `  [${verdict}]` : ""}`,
+      `${hit.rank}. ${hit.collection !== undefined ? `[${hit.collection}] ` : ""}${where(hit.citation)}${hit.symbol ? ` ${hit.symbol}` : ""}  score ${Number(hit.score.toPrecision(4))}  chunk ${hit.chunk_id}${verdict ? `  [${verdict}]` : ""}`,
       `   ${passage.replace(/\s+/g, " ").trim()}`,
     );
   }

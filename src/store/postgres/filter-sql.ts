@@ -72,6 +72,8 @@ function compileClause(c: FilterClause, globs: ResolvedGlobs, params: Params): s
       return `(${metadataContains("tags", c.value, params)} OR ${metadataContains("tag", c.value, params)})`;
     case "metadata":
       return metadataContains(c.field, c.value, params);
+    case "symbol":
+      return `EXISTS (SELECT 1 FROM jsonb_array_elements_text(COALESCE(c.metadata::jsonb->'symbol_keys', '[]'::jsonb)) AS k(v) WHERE k.v = ${params.add(c.name, "::text")})`;
   }
 }
 

@@ -52,6 +52,8 @@ function compileClause(c: FilterClause): SqlPredicate {
       return { sql: `(${metadataContains("tags")} OR ${metadataContains("tag")})`, params: [c.value, c.value] };
     case "metadata":
       return { sql: metadataContains(c.field), params: [c.value] };
+    case "symbol":
+      return { sql: "EXISTS (SELECT 1 FROM json_each(c.metadata, '$.symbol_keys') WHERE json_each.value = ?)", params: [c.name] };
   }
 }
 
