@@ -14,6 +14,7 @@ import { openCollection, type Collection } from "../src/collection.js";
 import { analyzeQuery } from "../src/analysis/analyzer.js";
 import { PgLexicalSearch, type AllowedChunksSql } from "../src/store/postgres/lexical-search.js";
 import { syncLexicalSegments } from "../src/store/postgres/lexical-segments.js";
+import { searchLexicalRows } from "../src/store/postgres/lexical-rows.js";
 import { PATH_OF_DOCUMENT } from "../src/store/postgres/filter-sql.js";
 import { tempDir } from "./support/cli.js";
 import { mulberry32, writeCorpus } from "./support/corpus.js";
@@ -43,12 +44,10 @@ function poolFor(name: string): TestPool {
   return pool;
 }
 
-/** The engine's top k with chunk ids. */
+/** The engine's top k, with the hits' rows as the store reads them (lexical-rows.ts). */
 async function engineTop(pool: TestPool, engine: PgLexicalSearch, q: string, k: number, allowed?: AllowedChunksSql): Promise<Ranked[]> {
-  const hits = await engine.search(pool, analyzeQuery(q), k, allowed);
-  const ids = (await pool.query<{ id: number; chunk_id: string }>("SELECT id::float8 AS id, chunk_id FROM chunks WHERE id = ANY($1::bigint[])", [hits.map((h) => h.rowid)])).rows;
-  const byId = new Map(ids.map((r) => [r.id, r.chunk_id]));
-  return hits.map((h) => ({ chunk_id: byId.get(h.rowid)!, score: h.score }));
+  const hits = await searchLexicalRows(pool, engine, analyzeQuery(q), k, allowed);
+  return hits.map((h) => ({ chunk_id: h.chunk_id, score: h.score }));
 }
 
 async function expectSame(sqlite: Collection, pool: TestPool, engine: PgLexicalSearch, queries: string[]): Promise<void> {

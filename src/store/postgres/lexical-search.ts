@@ -68,10 +68,14 @@ function searchSql(allowed: string | undefined): string {
     NULL, NULL
   FROM segs g
   UNION ALL
-  SELECT 'term', g.uid, q.i, st.df, coalesce(dt.n, 0), st.max_tf, st.min_dl,
+  SELECT 'term', g.uid, q.i, st.df, st.dead, st.max_tf, st.min_dl,
     CASE WHEN (g.uid || ':' || q.t) = ANY($2::text[]) THEN NULL ELSE st.data END, NULL, NULL, NULL
-  FROM q JOIN bm25_segment_terms st ON st.term = q.t JOIN segs g ON g.id = st.seg
-    LEFT JOIN bm25_segment_dead_terms dt ON dt.term = q.t AND dt.seg = st.seg
+  FROM q, LATERAL (
+      -- Per query term, by the (term, seg) keys: whatever the statistics say about these tables.
+      SELECT t.seg, t.df, t.max_tf, t.min_dl, t.data,
+        coalesce((SELECT dt.n FROM bm25_segment_dead_terms dt WHERE dt.term = q.t AND dt.seg = t.seg), 0) AS dead
+      FROM bm25_segment_terms t WHERE t.term = q.t) st
+    JOIN segs g ON g.id = st.seg
   UNION ALL
   SELECT 'tail', NULL, q.i, NULL, NULL, NULL, NULL, NULL, p.ids, p.tfs, p.dls
   FROM q, top_hi h, LATERAL (SELECT array_agg(x.chunk::float8 ORDER BY x.chunk) AS ids, array_agg(x.tf ORDER BY x.chunk) AS tfs,

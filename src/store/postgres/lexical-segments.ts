@@ -84,6 +84,8 @@ export async function syncLexicalSegments(client: Queryable, policy: SegmentPoli
       const chunks = await buildSegment(client, segs!.hi, tail!.top, generation);
       out = { built: "tail", segments: segs!.n + 1, chunks, generation };
     }
+    // Fresh statistics for the planner (rows it has never counted otherwise look like a scan's worth).
+    if (out.built !== "none") await client.query("ANALYZE bm25_segments, bm25_segment_terms");
     await client.query("COMMIT");
     return out;
   } catch (err) {
