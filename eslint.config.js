@@ -13,12 +13,6 @@ export default tseslint.config(
       "no-console": "off",
     },
   },
-  // The PostgreSQL worker thread is plain CommonJS so it runs unbuilt from src/ too.
-  {
-    files: ["**/*.cjs"],
-    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", Atomics: "readonly" } },
-    rules: { "@typescript-eslint/no-require-imports": "off" },
-  },
   // Arrows point down the layers (docs/architecture.md).
   { files: ["src/**/*.ts"], plugins: { groundkit: layers }, rules: { "groundkit/layers": "error" } },
 );

@@ -149,7 +149,7 @@ export interface DenseProbe {
 
 /** Try a dense and a hybrid search on `ref`; record the answer or the refusal's code and message. */
 export async function probeTask(args: CollectionRef): Promise<{ probes: DenseProbe[] }> {
-  const col = openCollection(args);
+  const col = await openCollection(args);
   try {
     const out: DenseProbe[] = [];
     for (const mode of ["dense", "hybrid"] as const) {
@@ -163,6 +163,6 @@ export async function probeTask(args: CollectionRef): Promise<{ probes: DensePro
     }
     return { probes: out };
   } finally {
-    col.close();
+    await col.close();
   }
 }

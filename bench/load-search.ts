@@ -125,9 +125,9 @@ async function main(): Promise<void> {
       const docs = join(scratch, "docs");
       mkdirSync(docs);
       writeCorpus(docs, 0, (d) => d >= documents, { chunkSize: DEFAULTS.chunkSize, chunkOverlap: DEFAULTS.chunkOverlap });
-      const col = openCollection({ indexDir, create: true });
+      const col = await openCollection({ indexDir, create: true });
       await col.ingest([docs]);
-      col.close();
+      await col.close();
     }
     const queries = buildQueries({ short: 200, long12: 40, paragraph: 20 }, documents).map((q) => q.text);
     const load = loadavg().map((x) => Number(x.toFixed(2)));

@@ -30,7 +30,7 @@ export interface OpenPhases {
   process_ready_ms: number;
   /** Importing the library. */
   import_ms: number;
-  /** openCollection(). */
+  /** await openCollection(). */
   open_ms: number;
   /** The first search. */
   first_query_ms: number;
@@ -46,12 +46,12 @@ export async function openTask(args: OpenArgs): Promise<OpenPhases> {
   const lib = await import("../src/index.js");
   const imported = since(t0);
   const t1 = performance.now();
-  const col = lib.openCollection({ indexDir: args.indexDir, collection: args.collection });
+  const col = await lib.openCollection({ indexDir: args.indexDir, collection: args.collection });
   const opened = since(t1);
   const t2 = performance.now();
   const hits = await col.search(args.query, { topK: 10 });
   const queried = since(t2);
-  col.close();
+  await col.close();
   return {
     process_ready_ms: round(ready, 1),
     import_ms: round(imported, 1),

@@ -47,7 +47,7 @@ export interface IngestResult {
 /** Ingest `inputs` into the collection (created when missing), sampling RSS throughout. */
 export async function ingestTask(args: IngestArgs): Promise<IngestResult> {
   const sampler = new RssSampler(100);
-  const col = openCollection({ indexDir: args.indexDir, collection: args.collection, create: true });
+  const col = await openCollection({ indexDir: args.indexDir, collection: args.collection, create: true });
   try {
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
@@ -67,7 +67,7 @@ export async function ingestTask(args: IngestArgs): Promise<IngestResult> {
     });
     const duration = since(t0);
     const cpu = process.cpuUsage(cpu0);
-    const status = col.status();
+    const status = await col.status();
     return {
       duration_ms: round(duration, 1),
       files_seen: summary.files_seen,
@@ -83,7 +83,7 @@ export async function ingestTask(args: IngestArgs): Promise<IngestResult> {
       cpu_system_s: round(cpu.system / 1e6, 2),
     };
   } finally {
-    col.close();
+    await col.close();
   }
 }
 
@@ -127,7 +127,7 @@ export async function queryTask(args: QueryArgs): Promise<QueryResult> {
   const mode = args.mode ?? "bm25";
   const topK = args.topK ?? 10;
   const before = settledMemory();
-  const col = openCollection({ indexDir: args.indexDir, collection: args.collection });
+  const col = await openCollection({ indexDir: args.indexDir, collection: args.collection });
   try {
     const search = (q: BenchQuery) => col.search(q.text, { topK, mode });
     const classes: Partial<Record<QueryClass, ClassResult>> = {};
@@ -143,7 +143,7 @@ export async function queryTask(args: QueryArgs): Promise<QueryResult> {
     }
     return { mode, top_k: topK, classes, memory: memoryDelta(before) };
   } finally {
-    col.close();
+    await col.close();
   }
 }
 
@@ -187,9 +187,9 @@ export async function timeQueries(
 }
 
 /** Size of a collection on disk: the SQLite file and its WAL/SHM (after a clean close). */
-export function indexBytes(ref: CollectionRef): number {
-  const col = openCollection(ref);
+export async function indexBytes(ref: CollectionRef): Promise<number> {
+  const col = await openCollection(ref);
   const path = col.path;
-  col.close();
+  await col.close();
   return filesSize([path, `${path}-wal`, `${path}-shm`]);
 }

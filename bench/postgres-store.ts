@@ -6,8 +6,8 @@
  *
  * - ingest chunks/s into each store (in this process, through the library);
  * - BM25 p50/p99 in this process over the benchmark query mix;
- * - the synchronous bridge's cost per call (`SELECT 1` through the worker
- *   thread and Atomics.wait, against an async pg client);
+ * - the store's pool's cost per call (`SELECT 1` through store/postgres/pg-pool.ts,
+ *   against a bare pg client);
  * - served req/s at C concurrent clients (default 64) against real
  *   `grk serve` processes: SQLite with 1, PostgreSQL with 1 and with 3
  *   sharing one database, and 3 while one of them ingests a further 2% of
@@ -24,7 +24,7 @@ import { parseArgs } from "node:util";
 import { openCollection, type Collection } from "../src/collection.js";
 import { DEFAULTS } from "../src/core/config.js";
 import { resolvePoolSettings } from "../src/store/postgres/connection-settings.js";
-import { SyncConnection } from "../src/store/postgres/sync-connection.js";
+import { PgPool } from "../src/store/postgres/pg-pool.js";
 import { startPostgres } from "../test/support/postgres-server.js";
 import { percentileOf, runLoad, startServes, type LoadResult, type ServeProcess } from "../test/support/serve-load.js";
 import { underCpuLock } from "./cpu-lock.js";
@@ -121,7 +121,7 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
     const configs = { sqlite: join(scratch, "sqlite.json"), postgres: join(scratch, "postgres.json") };
     writeFileSync(configs.sqlite, "{}");
     writeFileSync(configs.postgres, JSON.stringify({ store: pgConfig }));
-    const open = (kind: "sqlite" | "postgres"): Collection =>
+    const open = (kind: "sqlite" | "postgres"): Promise<Collection> =>
       openCollection({ indexDir: indexDirs[kind], collection: "default", create: true, ...(kind === "postgres" ? { store: pgConfig } : {}) });
 
     // 1. Ingest (untimed for the machine's sake: under the shared lock).
@@ -129,16 +129,16 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
     const loadAtIngest = loadLine();
     await underCpuLock(lockFile, "shared", async () => {
       for (const kind of ["sqlite", "postgres"] as const) {
-        const col = open(kind);
+        const col = await open(kind);
         try {
           const t = performance.now();
           await col.ingest([docsDir]);
           const s = (performance.now() - t) / 1000;
-          const st = col.status();
+          const st = await col.status();
           ingest[kind] = { chunks: st.chunks, documents: st.documents, seconds: s };
           log(`${kind}: ingested ${st.chunks} chunks in ${s.toFixed(1)} s`);
         } finally {
-          col.close();
+          await col.close();
         }
       }
     });
@@ -147,17 +147,17 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
     const timed = await underCpuLock(lockFile, "exclusive", async () => {
       const loadAtStart = loadLine();
       log(`timed phases start, load average ${loadAtStart}`);
-      // 2a. The bridge's cost per call.
+      // 2a. The store pool's cost per call.
       const calls = 2000;
-      const sync = new SyncConnection(resolvePoolSettings(pgConfig), "public");
-      for (let i = 0; i < 200; i++) sync.query("SELECT 1");
+      const storePool = await PgPool.create(resolvePoolSettings(pgConfig), "public");
+      for (let i = 0; i < 200; i++) await storePool.query("SELECT 1");
       const syncTimes: number[] = [];
       for (let i = 0; i < calls; i++) {
         const t = performance.now();
-        sync.query("SELECT 1");
+        await storePool.query("SELECT 1");
         syncTimes.push(performance.now() - t);
       }
-      sync.close();
+      await storePool.close();
       const pgModule = createRequire(import.meta.url)("pg") as {
         Client: new (o: { connectionString: string }) => { connect(): Promise<void>; query(s: string): Promise<unknown>; end(): Promise<void> };
       };
@@ -178,7 +178,7 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
       const queries = buildQueries({ short: 200, long12: 40, paragraph: 20 }, corpus.documents).map((q) => q.text);
       const bm25: Record<string, { p50: number; p99: number }> = {};
       for (const kind of ["sqlite", "postgres"] as const) {
-        const col = open(kind);
+        const col = await open(kind);
         try {
           for (const q of queries.slice(0, 20)) await col.retrieve(q, 10); // warm caches
           const times: number[] = [];
@@ -191,7 +191,7 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
           bm25[kind] = { p50: round2(percentileOf(times, 50)), p99: round2(percentileOf(times, 99)) };
           log(`${kind}: BM25 p50 ${bm25[kind].p50} ms, p99 ${bm25[kind].p99} ms`);
         } finally {
-          col.close();
+          await col.close();
         }
       }
 
@@ -298,7 +298,7 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
           } |`,
       ),
       "",
-      `Bridge, SELECT 1 × ${timed.bridge.calls}: sync (worker + Atomics.wait) p50 ${timed.bridge.sync_select1_p50_us} µs, p99 ${timed.bridge.sync_select1_p99_us} µs; ` +
+      `Bridge, SELECT 1 × ${timed.bridge.calls}: the store's pool p50 ${timed.bridge.sync_select1_p50_us} µs, p99 ${timed.bridge.sync_select1_p99_us} µs; ` +
         `async pg client p50 ${timed.bridge.async_select1_p50_us} µs, p99 ${timed.bridge.async_select1_p99_us} µs.`,
       "",
     ].join("\n");

@@ -279,7 +279,7 @@ export async function runSuite(opts: SuiteOptions): Promise<BenchResults> {
         ratios: null,
       };
       results.points.push(point);
-      const size = indexBytes(main);
+      const size = await indexBytes(main);
       point.index = { bytes: size, mb: mib(size), bytes_per_chunk: Math.round(size / Math.max(1, chunks)) };
 
       if (stages.has("query")) {

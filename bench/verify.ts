@@ -61,7 +61,7 @@ export interface VerifyResult {
 /** Measure verification throughput for every source class. */
 export async function verifyTask(args: VerifyArgs): Promise<VerifyResult> {
   const text = await withCollection(args.text, async (col) => {
-    const docs = col.status().documents;
+    const docs = (await col.status()).documents;
     return timeVerify(col, await gatherCitations(col, args.textCitations, docs), docs);
   });
 
@@ -106,11 +106,11 @@ export async function verifyTask(args: VerifyArgs): Promise<VerifyResult> {
 }
 
 async function withCollection<T>(ref: CollectionRef & { create?: boolean }, fn: (col: Collection) => Promise<T>): Promise<T> {
-  const col = openCollection(ref);
+  const col = await openCollection(ref);
   try {
     return await fn(col);
   } finally {
-    col.close();
+    await col.close();
   }
 }
 

@@ -6,7 +6,7 @@
  * its own chunk) and a few generated ones. The corpus is small, so the graph's
  * search is exhaustive and any difference is an inconsistency, not recall.
  */
-import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
+import { SqliteEngine } from "../src/store/sqlite/sqlite-engine.js";
 import { mixSeed, Rng } from "./rng.js";
 
 /** Stored vectors used as queries per check. */
@@ -19,8 +19,8 @@ const TIE = 1e-5;
 /** Violations found; `afterRecovery`: a finished ingest synced the index, so it must also be current. */
 export function annViolations(dbPath: string, round: number, afterRecovery: boolean): string[] {
   const out: string[] = [];
-  const ann = SqliteStore.open(dbPath, { create: false, vectorIndex: { minVectors: 1, filterExactMax: 0 } });
-  const exact = SqliteStore.open(dbPath, { create: false, vectorIndex: { mode: "exact" } });
+  const ann = SqliteEngine.open(dbPath, { create: false, vectorIndex: { minVectors: 1, filterExactMax: 0 } });
+  const exact = SqliteEngine.open(dbPath, { create: false, vectorIndex: { mode: "exact" } });
   try {
     const dims = exact.vectorDimensions();
     if (dims === undefined || exact.countVectors() === 0) return out;

@@ -257,7 +257,7 @@ export async function runGroundingFuzz(args: Args): Promise<GroundingFuzzReport>
     const gen = join(docs, "generated");
     mkdirSync(gen, { recursive: true });
     writeGeneratedCorpus(gen, new Rng(mixSeed(args.seed, 0xc0ffee)));
-    const col = openCollection({ indexDir: join(work, ".groundkit"), create: true });
+    const col = await openCollection({ indexDir: join(work, ".groundkit"), create: true });
     try {
       await col.ingest([docs]);
       // Hit lists for a spread of queries: every passage of the corpora turns up in some.
@@ -273,7 +273,7 @@ export async function runGroundingFuzz(args: Args): Promise<GroundingFuzzReport>
       for (let i = 0; i < args.cases; i++) await runCase(col, i, args, pools, vocab, report);
       report.ms_per_case = Number(((performance.now() - started) / args.cases).toFixed(3));
     } finally {
-      col.close();
+      await col.close();
     }
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -11,35 +11,40 @@ import { chunkTokens } from "../src/analysis/chunk-tokens.js";
 import { resolvePoolSettings, DEFAULT_SCHEMA, type PostgresStoreConfig } from "../src/store/postgres/connection-settings.js";
 import { quoteIdent } from "../src/store/postgres/open-schema.js";
 import { postingsOf } from "../src/store/postgres/postings.js";
-import { SyncConnection } from "../src/store/postgres/sync-connection.js";
+import { PgPool, type PgClient } from "../src/store/postgres/pg-pool.js";
 import { inspectSnapshots, type IndexInspection, type StoredDocState } from "./index-check.js";
 import { sha256Hex } from "./oracle.js";
 
 /** Inspect collection `name` of the PostgreSQL store `config` and the snapshot directory beside its index dir. */
-export function inspectPostgresIndex(config: PostgresStoreConfig, name: string, snapshotDir: string): IndexInspection {
+export async function inspectPostgresIndex(config: PostgresStoreConfig, name: string, snapshotDir: string): Promise<IndexInspection> {
   const schema = `${config.schema ?? DEFAULT_SCHEMA}.${name}`;
-  const conn = new SyncConnection(resolvePoolSettings({ ...config, pool_max: 2 }), quoteIdent(schema));
+  const pool = await PgPool.create(resolvePoolSettings({ ...config, pool_max: 2 }), quoteIdent(schema));
   try {
-    // One snapshot for every read, as a reader of the store gets.
-    conn.begin("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    const conn = await pool.connect();
     try {
-      return inspectIn(conn, snapshotDir);
+      // One snapshot for every read, as a reader of the store gets.
+      await conn.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+      try {
+        return await inspectIn(conn, snapshotDir);
+      } finally {
+        await conn.query("ROLLBACK");
+      }
     } finally {
-      conn.end("ROLLBACK");
+      conn.release();
     }
   } finally {
-    conn.close();
+    await pool.close();
   }
 }
 
-function inspectIn(conn: SyncConnection, snapshotDir: string): IndexInspection {
-  const scalar = (sql: string): number => Number(Object.values(conn.query(sql).rows[0] ?? { n: 0 })[0] ?? 0);
-  const chunksWithoutDocument = scalar("SELECT count(*) FROM chunks WHERE doc_id NOT IN (SELECT id FROM documents)");
-  const documentsWithoutChunks = scalar("SELECT count(*) FROM documents WHERE id NOT IN (SELECT doc_id FROM chunks)");
-  const postingsWithoutChunk = scalar("SELECT count(*) FROM bm25_postings WHERE chunk NOT IN (SELECT id FROM chunks)");
-  const vectorsWithoutChunk = scalar("SELECT count(*) FROM vectors WHERE chunk NOT IN (SELECT id FROM chunks)");
-  const stats = conn.query<{ docs: string; total_len: string }>("SELECT docs, total_len FROM bm25_stats WHERE id = 1").rows[0];
-  const live = conn.query<{ n: string; s: string }>("SELECT count(*) AS n, COALESCE(sum(dl), 0) AS s FROM chunks").rows[0]!;
+async function inspectIn(conn: PgClient, snapshotDir: string): Promise<IndexInspection> {
+  const scalar = async (sql: string): Promise<number> => Number(Object.values((await conn.query(sql)).rows[0] ?? { n: 0 })[0] ?? 0);
+  const chunksWithoutDocument = await scalar("SELECT count(*) FROM chunks WHERE doc_id NOT IN (SELECT id FROM documents)");
+  const documentsWithoutChunks = await scalar("SELECT count(*) FROM documents WHERE id NOT IN (SELECT doc_id FROM chunks)");
+  const postingsWithoutChunk = await scalar("SELECT count(*) FROM bm25_postings WHERE chunk NOT IN (SELECT id FROM chunks)");
+  const vectorsWithoutChunk = await scalar("SELECT count(*) FROM vectors WHERE chunk NOT IN (SELECT id FROM chunks)");
+  const stats = (await conn.query<{ docs: string; total_len: string }>("SELECT docs, total_len FROM bm25_stats WHERE id = 1")).rows[0];
+  const live = (await conn.query<{ n: string; s: string }>("SELECT count(*) AS n, COALESCE(sum(dl), 0) AS s FROM chunks")).rows[0]!;
   let lexicalOrphans = postingsWithoutChunk;
   let lexicalMissing = 0;
   const statsDocs = Number(stats?.docs ?? 0);
@@ -48,10 +53,10 @@ function inspectIn(conn: SyncConnection, snapshotDir: string): IndexInspection {
   // The summed length drives every score's length normalisation: it must be the chunks' sum exactly.
   let lexicalMismatched = Number(stats?.total_len ?? 0) === Number(live.s) ? 0 : 1;
 
-  const rows = conn.query<{ id: string; document_id: string; source: string; source_class: string; content_hash: string }>(
+  const rows = (await conn.query<{ id: string; document_id: string; source: string; source_class: string; content_hash: string }>(
     "SELECT id, document_id, source, source_class, content_hash FROM documents",
-  ).rows;
-  const chunks = conn.query<{
+  )).rows;
+  const chunks = (await conn.query<{
     id: string;
     doc_id: string;
     chunk_id: string;
@@ -72,7 +77,7 @@ function inspectIn(conn: SyncConnection, snapshotDir: string): IndexInspection {
        (SELECT array_agg(p.tf ORDER BY p.term) FROM bm25_postings p WHERE p.chunk = c.id) AS tfs,
        (SELECT array_agg(p.dl ORDER BY p.term) FROM bm25_postings p WHERE p.chunk = c.id) AS pdls
      FROM chunks c ORDER BY c.doc_id, c.start_offset, c.end_offset`,
-  ).rows;
+  )).rows;
   const byDoc = new Map<string, typeof chunks>();
   for (const c of chunks) {
     if (!byDoc.has(c.doc_id)) byDoc.set(c.doc_id, []);
@@ -98,7 +103,7 @@ function inspectIn(conn: SyncConnection, snapshotDir: string): IndexInspection {
       vectors: own.filter((c) => c.vec).length,
     });
   }
-  const generation = conn.query<{ value: string }>("SELECT value FROM meta WHERE key = 'generation'").rows[0]?.value;
+  const generation = (await conn.query<{ value: string }>("SELECT value FROM meta WHERE key = 'generation'")).rows[0]?.value;
   return {
     // PostgreSQL keeps its own heap and index consistency (WAL replay); what can drift is ours, counted below.
     integrity: "ok",
@@ -113,6 +118,6 @@ function inspectIn(conn: SyncConnection, snapshotDir: string): IndexInspection {
     docs,
     ...inspectSnapshots(docs, snapshotDir),
     generation: generation === undefined ? undefined : Number(generation),
-    scratchRows: scalar("SELECT count(*) FROM walk_seen"),
+    scratchRows: await scalar("SELECT count(*) FROM walk_seen"),
   };
 }

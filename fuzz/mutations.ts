@@ -219,7 +219,7 @@ async function editLivePage(
  */
 async function reingestAndCheck(world: World, doc: WorldDoc, sourceAvail: Availability, failures: Failure[]): Promise<string | undefined> {
   await reingest(world);
-  const row = world.store.getDocument(doc.documentId);
+  const row = await world.store.getDocument(doc.documentId);
   const replaceable = sourceAvail.readable && sourceAvail.content.trim().length > 0;
   if (replaceable) {
     if (row?.content_hash !== sha256Hex(sourceAvail.content)) {
@@ -654,7 +654,7 @@ async function deleteReingest(ctx: MutationContext): Promise<MutationOutcome> {
   const v = p.variant;
   const snapshot = classOf(doc.spec.kind) === "snapshot";
   const failures: Failure[] = [];
-  const before = world.store.getChunk(ctx.primary.citation.chunk_id);
+  const before = await world.store.getChunk(ctx.primary.citation.chunk_id);
 
   if (v < 0.25) {
     await world.col.deleteDocument(doc.documentId);
@@ -667,7 +667,7 @@ async function deleteReingest(ctx: MutationContext): Promise<MutationOutcome> {
     await world.col.deleteDocument(doc.documentId);
     await reingest(world);
     // Deterministic ids: the same content re-ingested gives back the same citation.
-    const after = world.store.getChunk(ctx.primary.citation.chunk_id);
+    const after = await world.store.getChunk(ctx.primary.citation.chunk_id);
     if (!before || !after || after.text_hash !== before.text_hash || after.start_offset !== before.start_offset) {
       failures.push({ kind: "invariant", message: `deleting and re-ingesting unchanged ${doc.spec.kind} content did not restore chunk ${ctx.primary.citation.chunk_id}` });
     }
@@ -677,14 +677,14 @@ async function deleteReingest(ctx: MutationContext): Promise<MutationOutcome> {
     if (snapshot) {
       world.server.delete(doc.urlPath!);
       await reingest(world);
-      if (world.store.getDocument(doc.documentId)?.content_hash !== sha256Hex(doc.content)) {
+      if ((await world.store.getDocument(doc.documentId))?.content_hash !== sha256Hex(doc.content)) {
         failures.push({ kind: "invariant", message: "a failed re-fetch changed the stored document" });
       }
       return outcome("page gone (404), re-ingested", { indexChanged: true, failures });
     }
     rmSync(doc.path);
     await reingest(world);
-    if (world.store.getDocument(doc.documentId)) failures.push({ kind: "invariant", message: "a deleted file was not pruned by re-ingest" });
+    if (await world.store.getDocument(doc.documentId)) failures.push({ kind: "invariant", message: "a deleted file was not pruned by re-ingest" });
     return outcome("file deleted, re-ingested (pruned)", { indexChanged: true, failures, avail: new Map([[i, { readable: false, reason: "not-indexed" }]]) });
   }
   // Edit the source, then (maybe delete and) re-ingest.

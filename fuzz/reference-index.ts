@@ -45,7 +45,7 @@ function storeTag(indexDir: string): string {
 }
 
 /** Read a collection's state, from its SQLite file or its PostgreSQL schema (and its snapshot directory either way). */
-export function inspectCollection(env: CorpusEnv, indexDir: string): IndexInspection {
+export async function inspectCollection(env: CorpusEnv, indexDir: string): Promise<IndexInspection> {
   const config = env.store?.configFor(storeTag(indexDir));
   const snapshots = snapshotDir(indexDir, env.collection);
   return config ? inspectPostgresIndex(config, env.collection, snapshots) : inspectIndex(dbPath(indexDir, env.collection), snapshots);
@@ -90,7 +90,7 @@ export async function buildReference(env: CorpusEnv): Promise<Reference> {
     const dir = join(env.work, `ref-v${v}`);
     const res = await ingestClean(env, dir);
     if (res.code !== 0) throw new Error(`the clean reference ingest of version ${v} failed (${res.code}): ${res.stderr}`);
-    const x = inspectCollection(env, dir);
+    const x = await inspectCollection(env, dir);
     const bad = structuralViolations(x);
     if (bad.length) throw new Error(`the clean reference index of version ${v} is inconsistent: ${bad.join("; ")}`);
     for (const doc of env.docs) {

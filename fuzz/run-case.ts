@@ -71,7 +71,7 @@ export async function runCase(spec: CaseSpec, env: FuzzEnv): Promise<CaseResult>
     const kind = err instanceof HarnessError ? "harness" : "exception";
     result.failures.push({ kind, message: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
   } finally {
-    if (world) destroyWorld(world);
+    if (world) await destroyWorld(world);
   }
   result.ms = performance.now() - started;
   return result;
@@ -125,7 +125,7 @@ async function runInWorld(spec: CaseSpec, env: FuzzEnv, world: World, result: Ca
     result.failures.push({ kind: "invariant", message: `verification fetched a URL (${world.server.requests - requestsBefore} requests); snapshots must be read locally` });
   }
   for (const [k, span] of cited.entries()) {
-    const record = judgeOne(world, span, verdicts[k]!, outcome);
+    const record = await judgeOne(world, span, verdicts[k]!, outcome);
     result.checks.push(record);
     result.failures.push(...record.failures);
     if (record.failures.length > 0) result.failures.push(...(await diagnoseModel(world, span.doc, outcome)));
@@ -139,7 +139,7 @@ async function runInWorld(spec: CaseSpec, env: FuzzEnv, world: World, result: Ca
  */
 async function diagnoseModel(world: World, d: number, outcome: MutationOutcome): Promise<Failure[]> {
   const doc = world.docs[d]!;
-  const avail = availabilityOf(world, d, outcome);
+  const avail = await availabilityOf(world, d, outcome);
   if (classOf(doc.spec.kind) !== "extracted" || !avail.readable) return [];
   const extractor = (await getExtractorRegistry()).get(doc.spec.model.type === "pdf" ? "pdf" : "html");
   if (!extractor) return [];
@@ -206,8 +206,8 @@ async function verifyAll(spec: CaseSpec, env: FuzzEnv, world: World, cited: Cite
     }
     let call: Promise<Verification>;
     if (outcome.verifyAsNobody && env.perm.mode === "worker") {
-      const known = world.store.getChunk(span.citation.chunk_id)?.text_hash === span.citation.text_hash;
-      const doc = world.store.getDocument(span.citation.document_id);
+      const known = (await world.store.getChunk(span.citation.chunk_id))?.text_hash === span.citation.text_hash;
+      const doc = await world.store.getDocument(span.citation.document_id);
       call = env.perm.worker.verify({
         citation,
         indexed: doc && { source: doc.source, source_class: doc.source_class, extractor: doc.extractor },
@@ -263,16 +263,16 @@ function withTimeout<T>(p: Promise<T>, ms: number, unblock: (() => void) | undef
   });
 }
 
-function availabilityOf(world: World, d: number, outcome: MutationOutcome): Availability {
+async function availabilityOf(world: World, d: number, outcome: MutationOutcome): Promise<Availability> {
   // A document the index no longer holds is never read, whatever its file says.
-  if (!world.store.getDocument(world.docs[d]!.documentId)) return { readable: false, reason: "not-indexed" };
+  if (!(await world.store.getDocument(world.docs[d]!.documentId))) return { readable: false, reason: "not-indexed" };
   return outcome.avail.get(d) ?? { readable: true, content: world.docs[d]!.content };
 }
 
-function judgeOne(world: World, span: CitedSpan, answer: Answer, outcome: MutationOutcome): CheckRecord {
+async function judgeOne(world: World, span: CitedSpan, answer: Answer, outcome: MutationOutcome): Promise<CheckRecord> {
   const doc = world.docs[span.doc]!;
-  const avail = availabilityOf(world, span.doc, outcome);
-  const originalKnown = world.store.getChunk(span.citation.chunk_id)?.text_hash === span.citation.text_hash;
+  const avail = await availabilityOf(world, span.doc, outcome);
+  const originalKnown = (await world.store.getChunk(span.citation.chunk_id))?.text_hash === span.citation.text_hash;
   const exp: Expectation = expectVerdict(span, avail, originalKnown);
   // HTML citations name the file's lines too (ADR 0017): moved lines may make unchanged text drifted.
   if (exp.verdict === "verified" && classOf(doc.spec.kind) === "extracted" && doc.spec.model.type === "html" && (outcome.indexChanged || linesMoved(doc.placedBytes, doc.bytes))) {

@@ -17,9 +17,9 @@
  *
  * GRK_TORTURE_REQUIRE_FROM names a file in the product so better-sqlite3 is
  * resolved to the same module instance the CLI uses. On the PostgreSQL store,
- * GRK_TORTURE_PG_CONNECTION names the product's sync-connection module: `tx`
- * fires there when a writing transaction is about to send its COMMIT (every
- * statement has run on the server, nothing is committed).
+ * GRK_TORTURE_PG_CONNECTION names the product's pg-pool module: `tx` fires
+ * there when a writing transaction's connection is about to send its COMMIT
+ * (every statement has run on the server, nothing is committed).
  */
 import fs from "node:fs";
 import fsp from "node:fs/promises";
@@ -64,20 +64,19 @@ Sqlite.prototype.transaction = function (this: unknown, fn: (...a: unknown[]) =>
 
 // PostgreSQL transactions: the same beacon just before a writing transaction's COMMIT is sent.
 if (process.env.GRK_TORTURE_PG_CONNECTION) {
-  const { SyncConnection } = (await import(process.env.GRK_TORTURE_PG_CONNECTION)) as {
-    SyncConnection: { prototype: { begin(sql?: string): void; end(sql: "COMMIT" | "ROLLBACK"): void } };
+  const { PgClient } = (await import(process.env.GRK_TORTURE_PG_CONNECTION)) as {
+    PgClient: { prototype: { query(sql: string, ...rest: unknown[]): Promise<unknown> } };
   };
   const readOnly = new WeakSet<object>();
-  const originalBegin = SyncConnection.prototype.begin;
-  SyncConnection.prototype.begin = function (this: object, sql?: string) {
-    if (sql && /READ ONLY/i.test(sql)) readOnly.add(this);
-    else readOnly.delete(this);
-    return originalBegin.call(this, sql);
-  };
-  const originalEnd = SyncConnection.prototype.end;
-  SyncConnection.prototype.end = function (this: object, sql: "COMMIT" | "ROLLBACK") {
-    if (sql === "COMMIT" && !readOnly.has(this) && beacon("tx")) freeze();
-    return originalEnd.call(this, sql);
+  const originalQuery = PgClient.prototype.query;
+  PgClient.prototype.query = function (this: object, sql: string, ...rest: unknown[]) {
+    if (/^BEGIN\b/i.test(sql)) {
+      if (/READ ONLY/i.test(sql)) readOnly.add(this);
+      else readOnly.delete(this);
+    } else if (sql === "COMMIT" && !readOnly.has(this) && beacon("tx")) {
+      freeze();
+    }
+    return originalQuery.call(this, sql, ...rest);
   };
 }
 

@@ -116,7 +116,7 @@ function dbPath(indexDir: string): string {
 }
 
 /** The killed collection's state, from whichever store it lives in. */
-function inspect(env: Env): IndexInspection {
+function inspect(env: Env): Promise<IndexInspection> {
   return inspectCollection(env, env.indexDir);
 }
 
@@ -147,7 +147,7 @@ function ingestAndKill(
         GRK_TORTURE_DOCS: env.docsDir,
         GRK_TORTURE_REQUIRE_FROM: join(productJsRoot(), "collection.js"),
         // The CLI runs dist/: hook the very module instance it loads.
-        GRK_TORTURE_PG_CONNECTION: env.store?.kind === "postgres" ? pathToFileURL(join(dirname(cliPath()), "..", "store", "postgres", "sync-connection.js")).href : "",
+        GRK_TORTURE_PG_CONNECTION: env.store?.kind === "postgres" ? pathToFileURL(join(dirname(cliPath()), "..", "store", "postgres", "pg-pool.js")).href : "",
       },
     });
     const beacons: Beacon[] = [];
@@ -300,7 +300,7 @@ export async function runTorture(opts: TortureOptions): Promise<TortureReport> {
     const calibration = await calibrate(env, ref, current);
     current = calibration.current;
     stored = new Map(current);
-    let generation = inspect(env).generation;
+    let generation = (await inspect(env)).generation;
 
     const compoundEvery = opts.compoundEvery ?? 4;
     for (let round = 0; report.kills < opts.kills && round < opts.kills * 3; round++) {
@@ -309,7 +309,7 @@ export async function runTorture(opts: TortureOptions): Promise<TortureReport> {
       placeCorpus(docs, target, env.docsDir, server);
       const plan = planKill(rng, mode, env, docs, stored, target, calibration);
       const run = await ingestAndKill(env, plan);
-      const x = inspect(env);
+      const x = await inspect(env);
       for (const s of x.structures) if (!report.structures_checked.includes(s)) report.structures_checked.push(s);
       const { violations, atNew, atOld } = checkAfterKill(env, ref, x, stored, target);
       // The next open must find the ANN index behind or ahead and answer as exact search does.
@@ -355,7 +355,7 @@ export async function runTorture(opts: TortureOptions): Promise<TortureReport> {
         const res = await ingestClean(env, env.indexDir);
         record.recovered = true;
         report.recoveries++;
-        const y = inspect(env);
+        const y = await inspect(env);
         const conv = convergenceViolations(env, ref, y, current);
         conv.push(...generationViolations(generation, y.generation, changedCount(env, stored, current)));
         report.generation_checks++;
@@ -434,7 +434,7 @@ async function calibrate(env: Env, ref: Reference, current: Map<string, number>)
   const run = await ingestAndKill(env, {});
   const fullRunMs = performance.now() - started;
   if (run.killed || run.exit !== "exit 0") throw new Error(`the calibration ingest failed: ${run.exit}`);
-  const x = inspect(env);
+  const x = await inspect(env);
   const bad = convergenceViolations(env, ref, x, target);
   if (bad.length) throw new Error(`the calibration ingest did not give a clean index: ${bad.join("; ")}`);
   const chunkWindowMs = new Map<string, number>();

@@ -111,14 +111,14 @@ const COLLECTION = "fuzz";
 /** Worlds built so far: each gets its own PostgreSQL schema prefix. */
 let worldsBuilt = 0;
 
-function openReadHandle(target: StoreTarget, tag: string, indexDir: string): Store {
+async function openReadHandle(target: StoreTarget, tag: string, indexDir: string): Promise<Store> {
   const config = target.configFor(tag);
-  return config ? PostgresStore.open(config, COLLECTION, { create: false }) : SqliteStore.open(join(indexDir, `${COLLECTION}.sqlite3`), { create: false });
+  return config ? await PostgresStore.open(config, COLLECTION, { create: false }) : SqliteStore.open(join(indexDir, `${COLLECTION}.sqlite3`), { create: false });
 }
 
 /** Drop a world's PostgreSQL collection through its read handle (SQLite files go with the directory). */
-function dropCollection(store: Store | undefined): void {
-  if (store instanceof PostgresStore) dropSchema(store.conn, store.schema);
+async function dropCollection(store: Store | undefined): Promise<void> {
+  if (store instanceof PostgresStore) await dropSchema(store.pool, store.schema);
 }
 
 /** Make a world for `docs`, ingest it and check every document was indexed exactly as its model says. */
@@ -158,7 +158,7 @@ export async function buildWorld(
     }
   }
   const storeConfig = target.configFor(tag);
-  const col = openCollection({ indexDir, collection: COLLECTION, create: true, ...(storeConfig ? { store: storeConfig } : {}) });
+  const col = await openCollection({ indexDir, collection: COLLECTION, create: true, ...(storeConfig ? { store: storeConfig } : {}) });
   let store: Store | undefined;
   try {
     const urls = placed.filter((d) => d.urlPath).map((d) => d.source);
@@ -166,9 +166,9 @@ export async function buildWorld(
     if (summary.failed.length > 0) {
       throw new HarnessError(`ingest refused a generated document: ${JSON.stringify(summary.failed)}`);
     }
-    store = openReadHandle(target, tag, indexDir);
+    store = await openReadHandle(target, tag, indexDir);
     for (const d of placed) {
-      const row = store.getDocument(d.documentId);
+      const row = await store.getDocument(d.documentId);
       if (!row) throw new HarnessError(`${d.spec.kind} document ${d.spec.name} was not indexed (${JSON.stringify(summary)})`);
       if (row.content_hash !== sha256Hex(d.content)) {
         throw new HarnessError(
@@ -191,14 +191,14 @@ export async function buildWorld(
       server,
     };
   } catch (err) {
-    col.close();
+    await col.close();
     try {
-      if (!store && storeConfig) store = PostgresStore.open(storeConfig, COLLECTION, { create: false });
-      dropCollection(store);
+      if (!store && storeConfig) store = await PostgresStore.open(storeConfig, COLLECTION, { create: false });
+      await dropCollection(store);
     } catch {
       // The world's own error is the one to report; a leftover schema dies with the throwaway cluster.
     }
-    store?.close();
+    await store?.close();
     for (const d of placed) if (d.urlPath) server.delete(d.urlPath);
     rmSync(dir, { recursive: true, force: true });
     throw err;
@@ -206,10 +206,10 @@ export async function buildWorld(
 }
 
 /** Close handles, drop served pages and remove the directory (restoring permissions first). */
-export function destroyWorld(world: World): void {
-  world.col.close();
-  dropCollection(world.store);
-  world.store.close();
+export async function destroyWorld(world: World): Promise<void> {
+  await world.col.close();
+  await dropCollection(world.store);
+  await world.store.close();
   for (const d of world.docs) if (d.urlPath) world.server.delete(d.urlPath);
   restorePermissions(world.dir);
   rmSync(world.dir, { recursive: true, force: true });

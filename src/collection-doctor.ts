@@ -58,12 +58,12 @@ export async function doctorCollection(loc: OpenCollectionOptions, opts: DoctorO
       repairs.push({ check: "integrity", did: "repaired nothing: the file is damaged, and rewriting a damaged file could lose more of it" });
     } else if (file.usable) {
       // Opening it writable migrates an older schema; every repair runs under the writer lock.
-      const writable = openCollection({ ...loc, collection: name, indexDir, readonly: false });
+      const writable = await openCollection({ ...loc, collection: name, indexDir, readonly: false });
       try {
         if (file.olderSchema) repairs.push({ check: "schema", did: `migrated the schema from version ${file.olderSchema} to ${SCHEMA_VERSION}` });
         repairs.push(...(await writable.repair(opts)));
       } finally {
-        writable.close();
+        await writable.close();
       }
       file = fileChecks(inspectCollectionFile(path));
     } else {
@@ -74,13 +74,13 @@ export async function doctorCollection(loc: OpenCollectionOptions, opts: DoctorO
   let classes: Record<string, SampleOutcome> = {};
   if (file.usable && !file.olderSchema) {
     try {
-      const col = openCollection({ ...loc, collection: name, indexDir, readonly: true });
+      const col = await openCollection({ ...loc, collection: name, indexDir, readonly: true });
       try {
         const r = await col.checkHealth({ sample });
         checks.push(...r.checks);
         classes = r.sample;
       } finally {
-        col.close();
+        await col.close();
       }
     } catch (err) {
       // A file damaged where opening reads it: the integrity check above says so.

@@ -149,7 +149,7 @@ function chunksCheck(parts: HealthParts): DoctorCheck {
       repairable: !marked,
     });
   }
-  const docs = parts.store.stats();
+  const docs = parts.store.engine.stats();
   return problem("chunks", `${docs.documents} document(s), ${docs.chunks} chunk(s) checked`, problems);
 }
 
@@ -171,8 +171,8 @@ function derivedChecks(parts: HealthParts): Promise<DoctorCheck[]> {
   );
 }
 
-function vectorsCheck(parts: HealthParts): DoctorCheck {
-  const identity = recordedIdentity(parts.store);
+async function vectorsCheck(parts: HealthParts): Promise<DoctorCheck> {
+  const identity = await recordedIdentity(parts.store);
   const cov = vectorCoverage(parts.store.db);
   if (cov.dimensions === undefined && !identity) return ok("vectors", "BM25-only collection (no vectors)");
   const problems: DoctorProblem[] = [];
@@ -202,7 +202,7 @@ function vectorsCheck(parts: HealthParts): DoctorCheck {
 
 /** The HNSW index derived from the vectors: saved, at the committed vectors' state, with its re-rank vectors file. */
 function vectorIndexCheck(parts: HealthParts): DoctorCheck {
-  const v = parts.store.vectorIndexStatus();
+  const v = parts.store.engine.vectorIndexStatus();
   if (v.kind === "exact") return ok("vector-index", `exact search (${v.reason ?? "no graph"})`);
   const whyNot: Record<Exclude<VectorIndexStatus["state"], "current" | "none">, string> = {
     behind: `${v.pending_changes} committed vector change(s) are not in the saved HNSW index (a writer stopped before saving it); searches apply them in memory on every open`,
@@ -223,7 +223,7 @@ function vectorIndexCheck(parts: HealthParts): DoctorCheck {
 }
 
 async function embeddingCheck(parts: HealthParts): Promise<DoctorCheck> {
-  const identity = recordedIdentity(parts.store);
+  const identity = await recordedIdentity(parts.store);
   if (!identity) return ok("embedding", "no embedding identity recorded");
   try {
     await loadRecordedProvider(parts);
@@ -301,7 +301,7 @@ async function snapshotsCheck(parts: HealthParts): Promise<DoctorCheck> {
       repairable: false,
     });
   }
-  const strays = await parts.snapshots.strays((id) => parts.store.getDocument(id)?.source_class === "snapshot");
+  const strays = await parts.snapshots.strays(async (id) => parts.store.engine.getDocument(id)?.source_class === "snapshot");
   if (strays.length) {
     problems.push({
       message: `${strays.length} file(s) in ${parts.snapshots.dir} belong to no snapshot document`,
@@ -323,7 +323,7 @@ async function citationsCheck(parts: HealthParts, n: number): Promise<{ check: D
     const drifted: string[] = [];
     const unresolvable: Array<{ source: string; detail: string }> = [];
     for (const id of ids) {
-      const chunk = parts.store.getChunk(id);
+      const chunk = parts.store.engine.getChunk(id);
       if (!chunk) continue; // replaced by a writer since it was sampled
       const v = await parts.verifyChunk(id);
       outcome[v.verdict]++;
@@ -419,7 +419,7 @@ export async function repairCollection(
   }
   const orphanVectors = sweepOrphanVectors(db);
   if (orphanVectors > 0) did.push({ check: "vectors", did: `deleted ${orphanVectors} vector(s) that belonged to no chunk` });
-  if (recordedIdentity(parts.store) && vectorCoverage(db).missing > 0) {
+  if ((await recordedIdentity(parts.store)) && vectorCoverage(db).missing > 0) {
     try {
       const written = await backfill(await loadRecordedProvider(parts));
       did.push({ check: "vectors", did: `embedded ${written} chunk(s) that had no vector` });
@@ -427,12 +427,12 @@ export async function repairCollection(
       did.push({ check: "vectors", did: `did not embed the chunks without a vector: ${toGroundkitError(err).message}` });
     }
   }
-  const index = parts.store.vectorIndexStatus();
+  const index = parts.store.engine.vectorIndexStatus();
   if (index.kind === "hnsw" && (index.state !== "current" || index.rerank_vectors === false)) {
-    const after = parts.store.syncVectorIndex();
+    const after = parts.store.engine.syncVectorIndex();
     did.push({ check: "vector-index", did: `saved the HNSW index (${after.indexed_vectors} vectors, ${after.state})` });
   }
-  const strays = await parts.snapshots.sweep((id) => parts.store.getDocument(id)?.source_class === "snapshot");
+  const strays = await parts.snapshots.sweep(async (id) => parts.store.engine.getDocument(id)?.source_class === "snapshot");
   if (strays > 0) did.push({ check: "snapshots", did: `removed ${strays} file(s) that belonged to no snapshot document` });
   return did;
 }

@@ -4,10 +4,10 @@
  *
  * @example
  *   import { openCollection } from "groundkit";
- *   const col = openCollection({ indexDir: ".groundkit", collection: "default", create: true });
+ *   const col = await openCollection({ indexDir: ".groundkit", collection: "default", create: true });
  *   await col.ingest(["./docs"]);
  *   const hits = await col.search("how are citations checked", { verify: true });
- *   col.close();
+ *   await col.close();
  */
 import { cpSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve, sep } from "node:path";
@@ -48,7 +48,7 @@ import { rankChunks, type RetrievalSettings, type SearchMode } from "./retrieve/
 import { SqliteStore } from "./store/sqlite/sqlite-store.js";
 import { PostgresStore } from "./store/postgres/postgres-store.js";
 import { withWriterLock, WriterLock, type LockHolder } from "./store/sqlite/writer-lock.js";
-import type { ScoredChunk, StoreStats, StoredChunk, StoredDocument, VectorIndexStatus } from "./store/store.js";
+import type { NewChunk, ScoredChunk, StoreStats, StoredChunk, StoredDocument, VectorIndexStatus } from "./store/store.js";
 import type { AnnOptions } from "./store/sqlite/ann-index.js";
 import { removeAnnFiles } from "./store/sqlite/ann-file.js";
 import { formatIssues } from "./core/validation.js";
@@ -242,7 +242,7 @@ function locate(loc: CollectionLocation): { indexDir: string; name: string; file
 }
 
 /** Open a collection. Throws COLLECTION_NOT_FOUND unless it exists or `create` is set. */
-export function openCollection(opts: OpenCollectionOptions = {}): Collection {
+export async function openCollection(opts: OpenCollectionOptions = {}): Promise<Collection> {
   const { indexDir, name, file } = locate(opts);
   // Refuse bad limits up front, not once per file.
   resolveExtractionLimits(opts.extraction);
@@ -250,7 +250,7 @@ export function openCollection(opts: OpenCollectionOptions = {}): Collection {
     // The index is in PostgreSQL; the index dir keeps only URL snapshots (docs/postgres.md).
     if (opts.create) ensureIndexDir(indexDir);
     else checkIndexDirIfPresent(indexDir);
-    const store = PostgresStore.open(opts.store, name, { create: opts.create ?? false });
+    const store = await PostgresStore.open(opts.store, name, { create: opts.create ?? false });
     return new Collection(name, indexDir, store.location, store, opts);
   }
   const existed = safeIsFile(file);
@@ -310,7 +310,7 @@ function safeIsFile(path: string): boolean {
 }
 
 /** Names of the collections in an index directory, or in the PostgreSQL server `store` names. */
-export function listCollections(indexDir: string = DEFAULTS.indexDir, store?: StoreConfig): string[] {
+export async function listCollections(indexDir: string = DEFAULTS.indexDir, store?: StoreConfig): Promise<string[]> {
   if (store?.kind === "postgres") return PostgresStore.list(store);
   let names: string[];
   try {
@@ -326,15 +326,15 @@ export function listCollections(indexDir: string = DEFAULTS.indexDir, store?: St
 
 /** Whether the store behind the collections answers: always for SQLite files; a bounded ping for PostgreSQL. */
 export interface StoreProbe {
-  check(): { ok: true } | { ok: false; reason: string };
-  close(): void;
+  check(): Promise<{ ok: true } | { ok: false; reason: string }>;
+  close(): Promise<void>;
 }
 
 /** How long a readiness probe waits for the database. */
 const PROBE_WAIT_MS = 2000;
 
 export function storeProbe(store: StoreConfig | undefined): StoreProbe {
-  if (store?.kind !== "postgres") return { check: () => ({ ok: true }), close: () => {} };
+  if (store?.kind !== "postgres") return { check: () => Promise.resolve({ ok: true }), close: () => Promise.resolve() };
   const conn = PostgresStore.probe(store);
   return { check: () => conn.ping(PROBE_WAIT_MS), close: () => conn.close() };
 }
@@ -344,10 +344,10 @@ export function storeProbe(store: StoreConfig | undefined): StoreProbe {
  * COLLECTION_BUSY while another writer holds it (this call does not wait).
  * The empty writer-lock file stays (see docs/decisions/0006-writer-lock.md).
  */
-export function deleteCollection(loc: CollectionLocation): void {
+export async function deleteCollection(loc: CollectionLocation): Promise<void> {
   const { indexDir, name, file } = locate(loc);
   if (loc.store?.kind === "postgres") {
-    PostgresStore.drop(loc.store, name);
+    await PostgresStore.drop(loc.store, name);
     rmSync(join(indexDir, `${name}.snapshots`), { recursive: true, force: true });
     return;
   }
@@ -368,17 +368,17 @@ export function deleteCollection(loc: CollectionLocation): void {
  * leaves nothing behind. Best effort: false when it holds anything, is busy
  * with another writer (which may be filling it) or cannot be opened.
  */
-export function removeIfUnused(loc: CollectionLocation): boolean {
+export async function removeIfUnused(loc: CollectionLocation): Promise<boolean> {
   try {
-    const col = openCollection(loc);
+    const col = await openCollection(loc);
     let unused: boolean;
     try {
-      const s = col.status();
+      const s = await col.status();
       unused = s.documents === 0 && s.roots.length === 0;
     } finally {
-      col.close();
+      await col.close();
     }
-    if (unused) deleteCollection(loc);
+    if (unused) await deleteCollection(loc);
     return unused;
   } catch {
     return false;
@@ -443,25 +443,26 @@ export class Collection {
     opts: LockWaitOptions & { onProgress?: ((done: number, total: number) => void) | undefined } = {},
   ): Promise<{ documents: number; chunks: number; vectors: number }> {
     return target.writing("copy", opts, async () => {
-      if (target.store.stats().documents > 0) {
+      if ((await target.store.stats()).documents > 0) {
         throw new GroundkitError("INVALID_ARGUMENT", `Collection '${target.name}' (${target.path}) is not empty; copy into a new collection.`);
       }
-      const total = this.store.stats().documents;
+      const total = (await this.store.stats()).documents;
       const done = { documents: 0, chunks: 0, vectors: 0 };
       for (let after = 0; ; ) {
-        const page = this.store.documentsAfter(after, COPY_PAGE);
+        const page = await this.store.documentsAfter(after, COPY_PAGE);
         if (page.length === 0) break;
-        const writes = page.flatMap((ref) => {
-          const doc = this.store.getDocument(ref.document_id);
-          if (!doc) return []; // deleted since the page was read
-          const chunks = this.store.chunksOf(ref.document_id);
-          const vectors = this.store.vectorsOf(chunks.map((c) => c.rowid));
+        const writes: Array<{ doc: StoredDocument; chunks: NewChunk[]; vectors: Float32Array[] | undefined }> = [];
+        for (const ref of page) {
+          const doc = await this.store.getDocument(ref.document_id);
+          if (!doc) continue; // deleted since the page was read
+          const chunks = await this.store.chunksOf(ref.document_id);
+          const vectors = await this.store.vectorsOf(chunks.map((c) => c.rowid));
           // A document's vectors go with it only when every chunk has one; the rest are backfilled by `ingest --dense`.
           const all = chunks.length > 0 && chunks.every((c) => vectors.has(c.rowid));
-          return [{ doc, chunks: chunks.map(({ rowid: _rowid, ...c }) => c), vectors: all ? chunks.map((c) => vectors.get(c.rowid)!) : undefined }];
-        });
-        target.store.transaction(() => {
-          for (const w of writes) target.store.replaceDocument(w.doc, w.chunks, w.vectors);
+          writes.push({ doc, chunks: chunks.map(({ rowid: _rowid, ...c }) => c), vectors: all ? chunks.map((c) => vectors.get(c.rowid)!) : undefined });
+        }
+        await target.store.transaction(async (tx) => {
+          for (const w of writes) await tx.replaceDocument(w.doc, w.chunks, w.vectors);
         });
         for (const w of writes) {
           done.documents++;
@@ -472,14 +473,14 @@ export class Collection {
         opts.onProgress?.(done.documents, total);
       }
       // What the collection recorded (chunking, embedding identity, base dirs, last ingest), not the store's own bookkeeping.
-      for (const [key, value] of Object.entries(this.store.allMeta())) {
-        if (!STORE_OWN_META.has(key)) target.store.setMeta(key, value);
+      for (const [key, value] of Object.entries(await this.store.allMeta())) {
+        if (!STORE_OWN_META.has(key)) await target.store.setMeta(key, value);
       }
       if (resolve(this.snapshots.dir) !== resolve(target.snapshots.dir) && existsSync(this.snapshots.dir)) {
         cpSync(this.snapshots.dir, target.snapshots.dir, { recursive: true });
       }
       // As after an ingest: the target's vector index (pgvector HNSW, or SQLite's opt-in ANN) catches up under the lock.
-      target.store.syncVectorIndex();
+      await target.store.syncVectorIndex();
       return done;
     });
   }
@@ -510,7 +511,7 @@ export class Collection {
   ): Promise<IngestSummary> {
     // Decided under the lock: the recorded chunking is what the previous writer left.
     const chunking = decideChunking(
-      parseRecordedChunking(this.store.getMeta("chunker")),
+      parseRecordedChunking(await this.store.getMeta("chunker")),
       { chunkSize: opts.chunkSize, chunkOverlap: opts.chunkOverlap },
       this.options.chunking,
     );
@@ -530,10 +531,10 @@ export class Collection {
     );
     const summary = await ingestor.run(inputs);
     // Converge after any crash: temp files and snapshots without a document go.
-    await this.snapshots.sweep((id) => this.store.getDocument(id)?.source_class === "snapshot");
-    this.store.setMeta("chunker", recordChunking(chunking));
+    await this.snapshots.sweep(async (id) => (await this.store.getDocument(id))?.source_class === "snapshot");
+    await this.store.setMeta("chunker", recordChunking(chunking));
     const at = new Date().toISOString();
-    recordRoots(
+    await recordRoots(
       this.store,
       ingestor.reached.map((r) => ({
         ...r,
@@ -546,12 +547,12 @@ export class Collection {
     summary.chunking = chunking;
     if (provider) summary.vectors_written += await this.backfillVectors(provider, opts.onEmbedProgress);
     // Under the writer lock: fold this run's vector changes into the saved ANN index (a no-op when current).
-    this.store.syncVectorIndex(opts.onIndexProgress);
+    await this.store.syncVectorIndex(opts.onIndexProgress);
     return summary;
   }
 
   /** The roots this collection was ingested from (what {@link Collection.update} re-ingests). */
-  roots(): IngestRoot[] {
+  roots(): Promise<IngestRoot[]> {
     return recordedRoots(this.store);
   }
 
@@ -567,8 +568,8 @@ export class Collection {
       LockWaitOptions = {},
   ): Promise<IngestSummary & { roots: number }> {
     return this.writing("update", opts, async () => {
-      const roots = recordedRoots(this.store);
-      const dense = opts.dense ?? this.store.countVectors() > 0;
+      const roots = await recordedRoots(this.store);
+      const dense = opts.dense ?? (await this.store.countVectors()) > 0;
       const summaries: IngestSummary[] = [];
       for (const root of roots) {
         summaries.push(
@@ -588,14 +589,14 @@ export class Collection {
   /** Embed every chunk that has no vector yet, in batches (each batch its own transaction). */
   private async backfillVectors(provider: EmbeddingProvider, onProgress?: (done: number, total: number) => void): Promise<number> {
     let written = 0;
-    const total = this.store.stats().chunks - this.store.countVectors();
+    const total = (await this.store.stats()).chunks - (await this.store.countVectors());
     for (;;) {
-      const batch = this.store.chunksMissingVectors(BACKFILL_BATCH);
+      const batch = await this.store.chunksMissingVectors(BACKFILL_BATCH);
       if (batch.length === 0) return written;
       const vectors = await withSpan(INGEST_SPANS.embed, { "groundkit.ingest.backfill": batch.length }, () =>
         provider.embedDocuments(batch.map((b) => b.text)),
       );
-      this.store.writeVectors(batch.map((b, i) => ({ rowid: b.rowid, vector: vectors[i]! })));
+      await this.store.writeVectors(batch.map((b, i) => ({ rowid: b.rowid, vector: vectors[i]! })));
       written += batch.length;
       onProgress?.(written, total);
     }
@@ -613,15 +614,15 @@ export class Collection {
     return this.writing("reembed", lock, async () => {
       const { provider } = await bindProvider(this.store, this.name, config, { allowChange: true });
       const rows: Array<{ rowid: number; vector: Float32Array }> = [];
-      const all = this.store.allChunkTexts();
+      const all = await this.store.allChunkTexts();
       for (let i = 0; i < all.length; i += BACKFILL_BATCH) {
         const batch = all.slice(i, i + BACKFILL_BATCH);
         const vectors = await provider.embedDocuments(batch.map((b) => b.text));
         batch.forEach((b, j) => rows.push({ rowid: b.rowid, vector: vectors[j]! }));
         onProgress?.(rows.length, all.length);
       }
-      this.store.replaceAllVectors(rows, identityMeta(provider, config));
-      this.store.syncVectorIndex();
+      await this.store.replaceAllVectors(rows, identityMeta(provider, config));
+      await this.store.syncVectorIndex();
       return { vectors_written: rows.length };
     });
   }
@@ -682,7 +683,7 @@ export class Collection {
     }
     if (hits.length > 0) return { results: hits };
     const mode = opts.mode ?? "bm25";
-    const no_results = explainNoResults(this.store, {
+    const no_results = await explainNoResults(this.store, {
       query,
       mode,
       filtered: (opts.filters?.length ?? 0) > 0,
@@ -725,7 +726,7 @@ export class Collection {
    * on first use.
    */
   private async bindEmbedding(forIngest: boolean): Promise<EmbeddingProvider> {
-    if (!forIngest && this.store.countVectors() === 0) {
+    if (!forIngest && (await this.store.countVectors()) === 0) {
       throw new GroundkitError(
         "NO_VECTORS",
         `Collection '${this.name}' has no vectors, so dense and hybrid search are unavailable.`,
@@ -734,8 +735,8 @@ export class Collection {
     const { provider, config } = await bindProvider(this.store, this.name, this.options.embedding, {
       vectorCache: this.options.vectorCache,
     });
-    if (forIngest && !recordedIdentity(this.store)) {
-      for (const [k, v] of Object.entries(identityMeta(provider, config))) this.store.setMeta(k, v);
+    if (forIngest && !(await recordedIdentity(this.store))) {
+      for (const [k, v] of Object.entries(identityMeta(provider, config))) await this.store.setMeta(k, v);
     }
     return provider;
   }
@@ -762,7 +763,7 @@ export class Collection {
     chunkId: string,
     opts: { baseDir?: string | undefined; contextChars?: number | undefined } = {},
   ): Promise<ChunkView> {
-    const chunk = this.store.getChunk(this.resolveChunkId(chunkId));
+    const chunk = await this.store.getChunk(await this.resolveChunkId(chunkId));
     if (!chunk) throw new GroundkitError("CHUNK_NOT_FOUND", `No chunk ${chunkId} in collection '${this.name}'.`);
     const citation = citationOf(chunk);
     const { verification, content } = await checkCitation(citation, this.verifyContext(chunk, opts.baseDir));
@@ -786,12 +787,12 @@ export class Collection {
    */
   async verify(raw: unknown, opts: { baseDir?: string | undefined; originalText?: string | undefined } = {}): Promise<Verification> {
     const citation = parseCitation(raw);
-    const stored = this.store.getChunk(citation.chunk_id);
-    const doc = this.store.getDocument(citation.document_id);
+    const stored = await this.store.getChunk(citation.chunk_id);
+    const doc = await this.store.getDocument(citation.document_id);
     return verifyCitation(citation, {
       ...this.readers(),
       indexed: doc,
-      baseDir: opts.baseDir ? resolve(opts.baseDir) : (doc?.base_dir ?? (doc && this.recordedBaseDirFor(doc.source))),
+      baseDir: opts.baseDir ? resolve(opts.baseDir) : (doc?.base_dir ?? (doc && (await this.recordedBaseDirFor(doc.source)))),
       originalText: opts.originalText ?? (stored?.text_hash === citation.text_hash ? stored.text : undefined),
     });
   }
@@ -854,12 +855,12 @@ export class Collection {
   ): Promise<QuoteCheck> {
     const readCache = new Map<string, Promise<SourceText>>();
     const sources: QuoteSources = {
-      chunk: (id) => {
-        const chunk = this.store.getChunk(id);
+      chunk: async (id) => {
+        const chunk = await this.store.getChunk(id);
         return chunk ? { text: chunk.text, citation: citationOf(chunk) } : undefined;
       },
-      document: (id) => {
-        const doc = this.store.getDocument(id);
+      document: async (id) => {
+        const doc = await this.store.getDocument(id);
         return doc ? { document_id: doc.document_id, source: doc.source, source_class: doc.source_class, extractor: doc.extractor } : undefined;
       },
       check: (citation, originalText) => this.checkWithCache(citation, originalText, opts.baseDir, readCache),
@@ -874,17 +875,17 @@ export class Collection {
   }
 
   /** Check a citation of this collection, sharing source reads through `readCache`. */
-  private checkWithCache(
+  private async checkWithCache(
     citation: Citation,
     originalText: string | undefined,
     baseDir: string | undefined,
     readCache: Map<string, Promise<SourceText>>,
   ): ReturnType<typeof checkCitation> {
-    const doc = this.store.getDocument(citation.document_id);
+    const doc = await this.store.getDocument(citation.document_id);
     return checkCitation(citation, {
       ...this.readers(),
       indexed: doc,
-      baseDir: baseDir ? resolve(baseDir) : (doc?.base_dir ?? (doc && this.recordedBaseDirFor(doc.source))),
+      baseDir: baseDir ? resolve(baseDir) : (doc?.base_dir ?? (doc && (await this.recordedBaseDirFor(doc.source)))),
       originalText,
       readCache,
     });
@@ -893,7 +894,7 @@ export class Collection {
   /** Delete one document (its chunks, postings and snapshot). Returns false when it did not exist. */
   async deleteDocument(documentId: string, lock: LockWaitOptions = {}): Promise<boolean> {
     return this.writing("delete", lock, async () => {
-      const doc = this.store.getDocument(this.resolveDocumentId(documentId));
+      const doc = await this.store.getDocument(await this.resolveDocumentId(documentId));
       if (!doc) return false;
       await this.removeDocument(doc);
       return true;
@@ -901,7 +902,7 @@ export class Collection {
   }
 
   private async removeDocument(doc: StoredDocument): Promise<void> {
-    this.store.deleteDocument(doc.document_id);
+    await this.store.deleteDocument(doc.document_id);
     if (doc.source_class === "snapshot") await this.snapshots.remove(doc.document_id);
   }
 
@@ -915,8 +916,14 @@ export class Collection {
     return this.writing("remove", lock, async () => {
       const out: RemoveSummary = { removed: [], not_found: [], roots_forgotten: [] };
       for (const ref of refs) {
-        const docs = this.documentsNamedBy(ref);
-        const forgotten = hasUrlScheme(ref) ? (forgetRoot(this.store, ref) ? [ref] : []) : isAbsolutePath(ref) ? forgetRootsUnder(this.store, ref) : [];
+        const docs = await this.documentsNamedBy(ref);
+        const forgotten = hasUrlScheme(ref)
+          ? (await forgetRoot(this.store, ref))
+            ? [ref]
+            : []
+          : isAbsolutePath(ref)
+            ? await forgetRootsUnder(this.store, ref)
+            : [];
         out.roots_forgotten.push(...forgotten);
         if (docs.length === 0 && forgotten.length === 0) out.not_found.push(ref);
         for (const doc of docs) {
@@ -929,21 +936,21 @@ export class Collection {
   }
 
   /** The documents a removal reference names (see removeDocuments), read a page at a time. */
-  private documentsNamedBy(ref: string): StoredDocument[] {
-    const exact = this.store.getDocumentBySource(ref);
+  private async documentsNamedBy(ref: string): Promise<StoredDocument[]> {
+    const exact = await this.store.getDocumentBySource(ref);
     if (exact) return [exact];
     if (isAbsolutePath(ref)) {
       const prefix = ref.endsWith(sep) ? ref : ref + sep;
       const docs: StoredDocument[] = [];
       for (let after: string | undefined; ; ) {
-        const page = this.store.listDocuments({ prefix, after, limit: DOCUMENT_PAGE.max });
+        const page = await this.store.listDocuments({ prefix, after, limit: DOCUMENT_PAGE.max });
         docs.push(...page);
         if (page.length < DOCUMENT_PAGE.max) return docs;
         after = page[page.length - 1]!.source;
       }
     }
-    const id = this.resolveDocumentId(ref);
-    const byId = this.store.getDocument(id);
+    const id = await this.resolveDocumentId(ref);
+    const byId = await this.store.getDocument(id);
     return byId ? [byId] : [];
   }
 
@@ -953,8 +960,8 @@ export class Collection {
    *
    * @throws GroundkitError DOCUMENT_NOT_FOUND, AMBIGUOUS_ID
    */
-  findDocument(ref: string): StoredDocument {
-    const doc = this.store.getDocumentBySource(ref) ?? this.store.getDocument(this.resolveDocumentId(ref));
+  async findDocument(ref: string): Promise<StoredDocument> {
+    const doc = (await this.store.getDocumentBySource(ref)) ?? (await this.store.getDocument(await this.resolveDocumentId(ref)));
     if (!doc) throw new GroundkitError("DOCUMENT_NOT_FOUND", `No document ${ref} in collection '${this.name}'.`);
     return doc;
   }
@@ -967,7 +974,7 @@ export class Collection {
     ref: string,
     opts: { startLine?: number | undefined; endLine?: number | undefined; maxChars?: number | undefined; baseDir?: string | undefined } = {},
   ): Promise<DocumentView> {
-    const doc = this.findDocument(ref);
+    const doc = await this.findDocument(ref);
     const maxChars = opts.maxChars ?? DOCUMENT_CHARS.default;
     if (!Number.isInteger(maxChars) || maxChars < 1 || maxChars > DOCUMENT_CHARS.max) {
       throw new GroundkitError("INVALID_ARGUMENT", `max_chars must be an integer from 1 to ${DOCUMENT_CHARS.max}; got ${maxChars}.`);
@@ -983,7 +990,7 @@ export class Collection {
       {
         ...this.readers(),
         indexed: doc,
-        baseDir: opts.baseDir ? resolve(opts.baseDir) : (doc.base_dir ?? this.recordedBaseDirFor(doc.source)),
+        baseDir: opts.baseDir ? resolve(opts.baseDir) : (doc.base_dir ?? (await this.recordedBaseDirFor(doc.source))),
       },
       (offset) => this.store.chunkIdAt(doc.document_id, offset),
     );
@@ -991,13 +998,13 @@ export class Collection {
   }
 
   /** Documents whose source starts with `prefix`, in source order, a page at a time (`after`: the previous page's `next_after`). */
-  listDocuments(opts: { prefix?: string | undefined; after?: string | undefined; limit?: number | undefined } = {}): DocumentPage {
+  async listDocuments(opts: { prefix?: string | undefined; after?: string | undefined; limit?: number | undefined } = {}): Promise<DocumentPage> {
     const limit = opts.limit ?? DOCUMENT_PAGE.default;
     if (!Number.isInteger(limit) || limit < 1 || limit > DOCUMENT_PAGE.max) {
       throw new GroundkitError("INVALID_ARGUMENT", `The page size must be an integer from 1 to ${DOCUMENT_PAGE.max}; got ${limit}.`);
     }
     // One more than asked says whether another page follows.
-    const rows = this.store.listDocuments({ prefix: opts.prefix, after: opts.after, limit: limit + 1 });
+    const rows = await this.store.listDocuments({ prefix: opts.prefix, after: opts.after, limit: limit + 1 });
     const page = rows.slice(0, limit);
     return {
       documents: page.map((d) => ({
@@ -1014,29 +1021,29 @@ export class Collection {
   }
 
   /** A full chunk id for an id or a unique prefix of one (unchanged when nothing matches). */
-  private resolveChunkId(ref: string): string {
-    if (!looksLikeIdPrefix(ref) || this.store.getChunk(ref)) return ref;
-    return resolveIdPrefix("chunk", ref, (p, n) => this.store.chunkIdsWithPrefix(p, n)) ?? ref;
+  private async resolveChunkId(ref: string): Promise<string> {
+    if (!looksLikeIdPrefix(ref) || (await this.store.getChunk(ref))) return ref;
+    return (await resolveIdPrefix("chunk", ref, (p, n) => this.store.chunkIdsWithPrefix(p, n))) ?? ref;
   }
 
   /** A full document id for an id or a unique prefix of one (unchanged when nothing matches). */
-  private resolveDocumentId(ref: string): string {
-    if (!looksLikeIdPrefix(ref) || this.store.getDocument(ref)) return ref;
-    return resolveIdPrefix("document", ref, (p, n) => this.store.documentIdsWithPrefix(p, n)) ?? ref;
+  private async resolveDocumentId(ref: string): Promise<string> {
+    if (!looksLikeIdPrefix(ref) || (await this.store.getDocument(ref))) return ref;
+    return (await resolveIdPrefix("document", ref, (p, n) => this.store.documentIdsWithPrefix(p, n))) ?? ref;
   }
 
   /** Counts, schema version, embedding identity, last ingest. */
-  status(): CollectionStatus {
-    const chunker = this.store.getMeta("chunker");
+  async status(): Promise<CollectionStatus> {
+    const chunker = await this.store.getMeta("chunker");
     return {
       collection: this.name,
       path: this.path,
-      ...this.store.stats(),
-      vectors: this.store.countVectors(),
-      vector_index: this.store.vectorIndexStatus(),
-      embedding: recordedIdentity(this.store) ?? null,
-      base_dirs: this.baseDirs(),
-      roots: recordedRoots(this.store),
+      ...(await this.store.stats()),
+      vectors: await this.store.countVectors(),
+      vector_index: await this.store.vectorIndexStatus(),
+      embedding: (await recordedIdentity(this.store)) ?? null,
+      base_dirs: await this.baseDirs(),
+      roots: await recordedRoots(this.store),
       chunker: parseRecordedChunking(chunker),
     };
   }
@@ -1047,16 +1054,16 @@ export class Collection {
    * re-verification of up to `sample` random citations per source class.
    * Reads only (open the collection `readonly` to be sure of it).
    */
-  checkHealth(opts: { sample: number }): Promise<{ checks: DoctorCheck[]; sample: Record<string, SampleOutcome> }> {
-    return runHealthChecks(this.healthParts(), opts);
+  async checkHealth(opts: { sample: number }): Promise<{ checks: DoctorCheck[]; sample: Record<string, SampleOutcome> }> {
+    return runHealthChecks(await this.healthParts(), opts);
   }
 
   /** The repairs that lose nothing (collection-health.ts), holding the writer lock; says what it did. */
   repair(lock: LockWaitOptions = {}): Promise<RepairAction[]> {
-    return this.writing("repair", lock, () => repairCollection(this.healthParts(), (provider) => this.backfillVectors(provider)));
+    return this.writing("repair", lock, async () => repairCollection(await this.healthParts(), (provider) => this.backfillVectors(provider)));
   }
 
-  private healthParts(): HealthParts {
+  private async healthParts(): Promise<HealthParts> {
     if (!(this.store instanceof SqliteStore)) {
       throw new GroundkitError("STORE_UNSUPPORTED", `grk doctor checks SQLite collections; '${this.name}' is in PostgreSQL.`);
     }
@@ -1065,13 +1072,13 @@ export class Collection {
       store: this.store,
       snapshots: this.snapshots,
       embedding: this.options.embedding,
-      baseDirs: this.baseDirs(),
+      baseDirs: await this.baseDirs(),
       verifyChunk: async (chunkId) => (await this.getChunk(chunkId)).verification,
     };
   }
 
-  close(): void {
-    this.store.close();
+  async close(): Promise<void> {
+    await this.store.close();
     void this.rerankerPromise?.then((r) => r.close?.()).catch(() => undefined);
   }
 
@@ -1094,13 +1101,13 @@ export class Collection {
     };
   }
 
-  private baseDirs(): string[] {
-    return JSON.parse(this.store.getMeta("base_dirs") ?? "[]") as string[];
+  private async baseDirs(): Promise<string[]> {
+    return JSON.parse((await this.store.getMeta("base_dirs")) ?? "[]") as string[];
   }
 
   /** The deepest base dir recorded at ingest that lexically contains `source`. */
-  private recordedBaseDirFor(source: string): string | undefined {
-    return this.baseDirs()
+  private async recordedBaseDirFor(source: string): Promise<string | undefined> {
+    return (await this.baseDirs())
       .filter((d) => source.startsWith(d.endsWith(sep) ? d : d + sep))
       .sort((a, b) => b.length - a.length)[0];
   }

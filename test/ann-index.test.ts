@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mulberry32 } from "../src/core/random.js";
 import type { ChunkFilter, NewChunk, StoredDocument } from "../src/store/store.js";
-import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
+import { SqliteEngine } from "../src/store/sqlite/sqlite-engine.js";
 import type { AnnOptions } from "../src/store/sqlite/ann-index.js";
 import { openCollection } from "../src/collection.js";
 import { readAnnHeader, vectorsPath } from "../src/store/sqlite/ann-file.js";
@@ -38,8 +38,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-function open(opts: AnnOptions = ANN): SqliteStore {
-  return SqliteStore.open(path, { create: true, vectorIndex: opts });
+function open(opts: AnnOptions = ANN): SqliteEngine {
+  return SqliteEngine.open(path, { create: true, vectorIndex: opts });
 }
 
 /** Clustered unit vectors (real embeddings are clustered; uniform noise in 24-d is not what HNSW meets). */
@@ -88,17 +88,19 @@ function chunks(name: string): NewChunk[] {
 }
 
 /** Add documents `from`..`to`-1, named by `prefix`, with vectors seeded from `seed`. */
-function addDocs(store: SqliteStore, prefix: string, from: number, to: number, seed = 0): void {
-  store.transaction(() => {
-    for (let d = from; d < to; d++) {
-      const name = `${prefix}${d}`;
-      store.replaceDocument(doc(name), chunks(name), chunks(name).map((_, i) => vector(seed + d * 100 + i)));
-    }
-  });
+function addDocs(store: SqliteEngine, prefix: string, from: number, to: number, seed = 0): void {
+  store.db
+    .transaction(() => {
+      for (let d = from; d < to; d++) {
+        const name = `${prefix}${d}`;
+        store.replaceDocument(doc(name), chunks(name), chunks(name).map((_, i) => vector(seed + d * 100 + i)));
+      }
+    })
+    .immediate();
 }
 
 /** Chunk ids of a search, and the same search answered exactly (a store that never uses the graph). */
-function both(store: SqliteStore, seed: number, k: number, filter?: ChunkFilter): { ann: string[]; exact: string[] } {
+function both(store: SqliteEngine, seed: number, k: number, filter?: ChunkFilter): { ann: string[]; exact: string[] } {
   const q = vector(seed);
   const ann = store.searchVectors(q, k, filter).map((h) => h.chunk_id);
   const exactStore = open({ mode: "exact" });
@@ -109,7 +111,7 @@ function both(store: SqliteStore, seed: number, k: number, filter?: ChunkFilter)
   }
 }
 
-function expectMatchesExact(store: SqliteStore, k = 10, filter?: ChunkFilter): void {
+function expectMatchesExact(store: SqliteEngine, k = 10, filter?: ChunkFilter): void {
   for (let s = 0; s < 8; s++) {
     const { ann, exact } = both(store, 5_000_000 + s, k, filter);
     expect(ann).toHaveLength(exact.length);
@@ -125,7 +127,7 @@ function expectMatchesExact(store: SqliteStore, k = 10, filter?: ChunkFilter): v
  * A quarter of the collection by the graph equals it by exact search, for several queries: with a beam wider
  * than the collection, only an unreachable node can be missing (scores within float rounding are a tie).
  */
-function expectAllReachable(store: SqliteStore): void {
+function expectAllReachable(store: SqliteEngine): void {
   const k = 750;
   const exactStore = open({ mode: "exact" });
   try {
@@ -315,13 +317,13 @@ describe("ANN vector index", () => {
     }
   });
 
-  it("the collection's status carries the vector index; the graph is on by default, GROUNDKIT_ANN=exact turns it off", () => {
+  it("the collection's status carries the vector index; the graph is on by default, GROUNDKIT_ANN=exact turns it off", async () => {
     const loc = { indexDir: join(dir, "idx"), collection: "c" };
-    const col = openCollection({ ...loc, create: true });
+    const col = await openCollection({ ...loc, create: true });
     try {
-      expect(col.status().vector_index).toMatchObject({ kind: "exact", reason: "no vectors", state: "none", vectors: 0 });
+      expect((await col.status()).vector_index).toMatchObject({ kind: "exact", reason: "no vectors", state: "none", vectors: 0 });
     } finally {
-      col.close();
+      await col.close();
     }
     path = join(loc.indexDir, "c.sqlite3");
     const store = open();
@@ -331,24 +333,24 @@ describe("ANN vector index", () => {
       store.close();
     }
     const saved = { mode: process.env.GROUNDKIT_ANN, min: process.env.GROUNDKIT_ANN_MIN_VECTORS };
-    const statusWith = (mode: string | undefined): ReturnType<typeof col.status>["vector_index"] => {
+    const statusWith = async (mode: string | undefined): Promise<Awaited<ReturnType<typeof col.status>>["vector_index"]> => {
       if (mode === undefined) delete process.env.GROUNDKIT_ANN;
       else process.env.GROUNDKIT_ANN = mode;
-      const c = openCollection(loc);
+      const c = await openCollection(loc);
       try {
-        return c.status().vector_index;
+        return (await c.status()).vector_index;
       } finally {
-        c.close();
+        await c.close();
       }
     };
     try {
       process.env.GROUNDKIT_ANN_MIN_VECTORS = "50";
-      expect(statusWith(undefined)).toMatchObject({ kind: "hnsw", vectors: 80 });
-      expect(statusWith("auto")).toMatchObject({ kind: "hnsw", vectors: 80 });
-      expect(statusWith("exact")).toMatchObject({ kind: "exact", reason: "disabled (mode exact)", vectors: 80 });
+      expect(await statusWith(undefined)).toMatchObject({ kind: "hnsw", vectors: 80 });
+      expect(await statusWith("auto")).toMatchObject({ kind: "hnsw", vectors: 80 });
+      expect(await statusWith("exact")).toMatchObject({ kind: "exact", reason: "disabled (mode exact)", vectors: 80 });
       delete process.env.GROUNDKIT_ANN_MIN_VECTORS;
-      expect(statusWith(undefined).reason).toMatch(/small collection \(80 < 10000 vectors/);
-      expect(() => statusWith("fast")).toThrow(expect.objectContaining({ code: "INVALID_CONFIG" }));
+      expect((await statusWith(undefined)).reason).toMatch(/small collection \(80 < 10000 vectors/);
+      await expect(statusWith("fast")).rejects.toThrow(expect.objectContaining({ code: "INVALID_CONFIG" }));
     } finally {
       for (const [key, value] of [["GROUNDKIT_ANN", saved.mode], ["GROUNDKIT_ANN_MIN_VECTORS", saved.min]] as const) {
         if (value === undefined) delete process.env[key];
@@ -447,7 +449,7 @@ function openFiles(): string[] {
 }
 
 /** The graph's hits and scores equal exact search's (k = 10, several queries). */
-function expectScoresMatchExact(store: SqliteStore, filter?: ChunkFilter): void {
+function expectScoresMatchExact(store: SqliteEngine, filter?: ChunkFilter): void {
   const exactStore = open({ mode: "exact" });
   try {
     for (let s = 0; s < 8; s++) {

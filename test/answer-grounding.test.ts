@@ -53,12 +53,12 @@ const openai = (s: ChatServer, extra: Partial<ChatConfig> = {}): ChatConfig =>
   ({ provider: "openai", base_url: `${s.origin}/v1`, model: "gpt-test", allow_private_network: true, max_attempts: 3, ...extra }) as ChatConfig;
 const ollama = (s: ChatServer): ChatConfig => ({ provider: "ollama", base_url: s.origin, model: "llama-test", allow_private_network: true });
 
-async function ask(question: string, chat: ChatConfig, opts: Parameters<ReturnType<typeof openCollection>["answer"]>[1] = {}) {
-  const col = openCollection({ indexDir });
+async function ask(question: string, chat: ChatConfig, opts: Parameters<Awaited<ReturnType<typeof openCollection>>["answer"]>[1] = {}) {
+  const col = await openCollection({ indexDir });
   try {
     return await col.answer(question, { chat, ...opts });
   } finally {
-    col.close();
+    await col.close();
   }
 }
 
@@ -73,9 +73,9 @@ describe("grounding against a scripted OpenAI-compatible server", () => {
     const at = BACKUPS.indexOf("for 30 days");
     expect(q.citation).toMatchObject({ start_offset: at, end_offset: at + "for 30 days".length, start_line: 3, end_line: 3 });
     expect(q.verification?.verdict).toBe("verified");
-    const col = openCollection({ indexDir });
+    const col = await openCollection({ indexDir });
     expect((await col.verify(q.citation)).verdict).toBe("verified");
-    col.close();
+    await col.close();
     expect(s.requests[0]!.body.stream).toBe(false);
   });
 
@@ -174,9 +174,9 @@ describe("grounding against a scripted OpenAI-compatible server", () => {
       const idx = join(d2, ".groundkit");
       await ingest(idx, [d2]);
       const s = await server(() => ({ text: "The archive keeps records [1]." }));
-      const col = openCollection({ indexDir: idx });
+      const col = await openCollection({ indexDir: idx });
       const r = await col.answer("archive record", { chat: openai(s, { max_prompt_tokens: 600 }) });
-      col.close();
+      await col.close();
       expect(r.trimming).toMatchObject({ trimmed: true, passages_sent: 1, passages_dropped: 2 });
       expect(r.grounding.passages.length).toBe(1);
       expect(s.requests[0]!.raw).not.toContain("[2] (");
@@ -305,9 +305,9 @@ describe("a source edited after ingest", () => {
       await ingest(idx, [d2]);
       writeFileSync(file, "# Policy\n\nInvoices are archived for two years only.\n");
       const s = await server((req) => ({ text: `Invoices are "archived for seven years" [${passageNumber(req, "Invoices")}].` }));
-      const col = openCollection({ indexDir: idx });
+      const col = await openCollection({ indexDir: idx });
       const r = await col.answer("how long are invoices archived", { chat: openai(s) });
-      col.close();
+      await col.close();
       expect(r.grounding.passages[0]!.verification?.verdict).toBe("drifted");
       expect(r.grounding.quotes[0]).toMatchObject({ found: true });
       expect(r.grounding.quotes[0]!.verification?.verdict).toBe("drifted");

@@ -30,23 +30,23 @@ afterAll(async () => {
   corpus?.cleanup();
 });
 
-function chunkCount(collection: string): number {
-  const col = openCollection({ indexDir: corpus.indexDir, collection });
+async function chunkCount(collection: string): Promise<number> {
+  const col = await openCollection({ indexDir: corpus.indexDir, collection });
   try {
-    return col.status().chunks;
+    return (await col.status()).chunks;
   } finally {
-    col.close();
+    await col.close();
   }
 }
 
 /** Chunks the docs give at 512/50, in a reference collection ingested with those settings explicitly. */
 async function chunksAt512(): Promise<number> {
-  const col = openCollection({ indexDir: corpus.indexDir, collection: "ref", create: true });
+  const col = await openCollection({ indexDir: corpus.indexDir, collection: "ref", create: true });
   try {
     await col.ingest([corpus.docs], { chunkSize: 512, chunkOverlap: 50 });
-    return col.status().chunks;
+    return (await col.status()).chunks;
   } finally {
-    col.close();
+    await col.close();
   }
 }
 
@@ -62,7 +62,7 @@ describe("chunking recorded per collection", () => {
     });
     expect(cli.code, cli.stderr).toBe(0);
     expect(JSON.parse(cli.stdout).chunking).toMatchObject({ chunk_size: 512, chunk_overlap: 50, rechunked: false, previous: null });
-    const at512 = chunkCount("c512");
+    const at512 = await chunkCount("c512");
     expect(at512).toBe(await chunksAt512());
 
     touchHandbook(1);
@@ -72,7 +72,7 @@ describe("chunking recorded per collection", () => {
     });
     expect(rest.status, rest.text).toBe(200);
     expect(rest.json.chunking).toMatchObject({ chunk_size: 512, chunk_overlap: 50, rechunked: false });
-    expect(chunkCount("c512")).toBe(await chunksAt512());
+    expect(await chunkCount("c512")).toBe(await chunksAt512());
 
     touchHandbook(2);
     const client = new Client({ name: "chunking-test", version: "1.0.0" });
@@ -84,18 +84,18 @@ describe("chunking recorded per collection", () => {
     } finally {
       await client.close();
     }
-    expect(chunkCount("c512")).toBe(await chunksAt512());
+    expect(await chunkCount("c512")).toBe(await chunksAt512());
 
-    const col = openCollection({ indexDir: corpus.indexDir, collection: "c512" });
+    const col = await openCollection({ indexDir: corpus.indexDir, collection: "c512" });
     try {
-      expect(col.status().chunker).toEqual({ chunk_size: 512, chunk_overlap: 50, chunker_version: 1 });
+      expect((await col.status()).chunker).toEqual({ chunk_size: 512, chunk_overlap: 50, chunker_version: 1 });
       const again = await col.ingest([corpus.docs], { chunkSize: 2400, chunkOverlap: 200 });
       expect(again.chunking).toMatchObject({ chunk_size: 2400, rechunked: true, previous: { chunk_size: 512, chunk_overlap: 50 } });
       expect(again.indexed).toBeGreaterThan(0);
     } finally {
-      col.close();
+      await col.close();
     }
-    expect(chunkCount("c512")).toBeLessThan(at512);
+    expect(await chunkCount("c512")).toBeLessThan(at512);
 
     const status = grk(["status", "--index-dir", corpus.indexDir, "--collection", "c512"], { cwd: corpus.dir });
     expect(status.stdout).toContain("chunker size 2400 overlap 200");

@@ -65,12 +65,12 @@ function touchAll(): void {
   writeCorpus(join(work.dir, "docs"), FILES, ++version);
 }
 
-function documentCount(): number {
-  const col = openCollection({ indexDir });
+async function documentCount(): Promise<number> {
+  const col = await openCollection({ indexDir });
   try {
-    return col.status().documents;
+    return (await col.status()).documents;
   } finally {
-    col.close();
+    await col.close();
   }
 }
 
@@ -117,7 +117,7 @@ describe("concurrent ingests of one collection", () => {
       nextRound();
       const runs = await Promise.all([racer(), racer()]);
       for (const run of runs) expect(run.code, run.stderr).toBe(0);
-      counts.push(documentCount());
+      counts.push(await documentCount());
     }
     expect(counts).toEqual(Array(ROUNDS).fill(EXPECTED));
   }, HANG_MS);
@@ -127,7 +127,7 @@ describe("concurrent ingests of one collection", () => {
     for (let i = 0; i < ROUNDS; i++) {
       nextRound();
       const cli = racer();
-      const col = openCollection({ indexDir });
+      const col = await openCollection({ indexDir });
       try {
         const summary = await col.ingest([gateUrl, join(work.dir, "docs")], {
           allowPrivateNetwork: true,
@@ -137,11 +137,11 @@ describe("concurrent ingests of one collection", () => {
         });
         expect(summary.failed).toEqual([]);
       } finally {
-        col.close();
+        await col.close();
       }
       const run = await cli;
       expect(run.code, run.stderr).toBe(0);
-      counts.push(documentCount());
+      counts.push(await documentCount());
     }
     expect(counts).toEqual(Array(ROUNDS).fill(EXPECTED));
   }, HANG_MS);

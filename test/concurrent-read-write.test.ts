@@ -21,7 +21,7 @@ afterAll(() => work.cleanup());
 describe("concurrent ingest and search", () => {
   it("answers searches from a consistent state while another process ingests", async () => {
     const ingest = grkAsync(["ingest", "docs", "--json"], { cwd: work.dir });
-    const col = openCollection({ indexDir: join(work.dir, ".groundkit") });
+    const col = await openCollection({ indexDir: join(work.dir, ".groundkit") });
     let searches = 0;
     let done = false;
     void ingest.then(() => (done = true));
@@ -37,7 +37,7 @@ describe("concurrent ingest and search", () => {
         await new Promise((r) => setTimeout(r, 5));
       }
     } finally {
-      col.close();
+      await col.close();
     }
     const res = await ingest;
     expect(res.code).toBe(0);

@@ -39,9 +39,9 @@ beforeAll(async () => {
   models = join(work.dir, "models");
   execFileSync(process.execPath, [join(process.cwd(), "scripts", "make-tiny-models.mjs"), models], { stdio: "pipe" });
   indexDir = join(work.dir, "idx");
-  const col = openCollection({ indexDir, create: true });
+  const col = await openCollection({ indexDir, create: true });
   expect((await col.ingest([docs])).failed).toEqual([]);
-  col.close();
+  await col.close();
 });
 afterAll(async () => {
   await closeEmbeddingProviders();
@@ -50,7 +50,7 @@ afterAll(async () => {
 
 describe("dense and hybrid retrieval", () => {
   it("refuses dense and hybrid search on a BM25-only collection, naming the remedy", async () => {
-    const col = openCollection(onnx());
+    const col = await openCollection(onnx());
     try {
       for (const mode of ["dense", "hybrid"] as const) {
         await expect(col.search("backups", { mode })).rejects.toMatchObject({
@@ -60,26 +60,26 @@ describe("dense and hybrid retrieval", () => {
         });
       }
     } finally {
-      col.close();
+      await col.close();
     }
   });
 
   it("backfills vectors for every chunk when --dense runs on an existing BM25 collection", async () => {
-    const col = openCollection(onnx());
+    const col = await openCollection(onnx());
     try {
       const summary = await col.ingest([docs], { dense: true });
       expect(summary.unchanged).toBe(4);
-      expect(summary.vectors_written).toBe(col.status().chunks);
-      expect(col.status()).toMatchObject({ vectors: col.status().chunks, embedding: { provider: "onnx" } });
+      expect(summary.vectors_written).toBe((await col.status()).chunks);
+      expect(await col.status()).toMatchObject({ vectors: (await col.status()).chunks, embedding: { provider: "onnx" } });
       const again = await col.ingest([docs], { dense: true });
       expect(again.vectors_written).toBe(0);
     } finally {
-      col.close();
+      await col.close();
     }
   });
 
   it("searches dense and hybrid, with filters applied on every mode", async () => {
-    const col = openCollection(onnx());
+    const col = await openCollection(onnx());
     try {
       for (const mode of ["bm25", "dense", "hybrid"] as const) {
         const hits = await col.search("snapshots restored object storage", { mode });
@@ -91,22 +91,22 @@ describe("dense and hybrid retrieval", () => {
       const verified = await col.search("certificates renew", { mode: "hybrid", verify: true });
       expect(verified.every((h) => h.verification?.verdict === "verified")).toBe(true);
     } finally {
-      col.close();
+      await col.close();
     }
   });
 
   it("lets hybrid abstain when nothing matches lexically and dense similarity is under the threshold", async () => {
-    const strict = openCollection(onnx({ retrieval: { denseMinScore: 0.99 } }));
+    const strict = await openCollection(onnx({ retrieval: { denseMinScore: 0.99 } }));
     try {
       expect(await strict.search("zzzqqq xylophone", { mode: "hybrid" })).toEqual([]);
       expect((await strict.search("certificates", { mode: "hybrid" })).length).toBeGreaterThan(0);
     } finally {
-      strict.close();
+      await strict.close();
     }
   });
 
   it("refuses a different embedding identity, naming both", async () => {
-    const col = openCollection(onnx({ embedding: { provider: "onnx", model_dir: join(models, "tiny-embedder"), pooling: "cls" } }));
+    const col = await openCollection(onnx({ embedding: { provider: "onnx", model_dir: join(models, "tiny-embedder"), pooling: "cls" } }));
     try {
       const err = await col.search("backups", { mode: "dense" }).catch((e: unknown) => e);
       expect(err).toMatchObject({ code: "EMBEDDING_MISMATCH" });
@@ -114,25 +114,25 @@ describe("dense and hybrid retrieval", () => {
       expect((err as Error).message).toMatch(/pooling=cls/);
       await expect(col.ingest([docs], { dense: true })).rejects.toMatchObject({ code: "EMBEDDING_MISMATCH" });
     } finally {
-      col.close();
+      await col.close();
     }
   });
 
   it("reembeds with another identity and swaps atomically", async () => {
     const other = { provider: "onnx" as const, model_dir: join(models, "tiny-embedder"), pooling: "cls" as const };
-    const col = openCollection(onnx({ embedding: other }));
+    const col = await openCollection(onnx({ embedding: other }));
     try {
       const res = await col.reembed(other);
-      expect(res.vectors_written).toBe(col.status().chunks);
-      expect(col.status().embedding?.model).toMatch(/pooling=cls/);
+      expect(res.vectors_written).toBe((await col.status()).chunks);
+      expect((await col.status()).embedding?.model).toMatch(/pooling=cls/);
       expect((await col.search("backups snapshots", { mode: "dense" })).length).toBeGreaterThan(0);
     } finally {
-      col.close();
+      await col.close();
     }
   });
 
   it("reranks with a cross-encoder, and says how to configure one when none is", async () => {
-    const col = openCollection(
+    const col = await openCollection(
       onnx({
         embedding: { provider: "onnx", model_dir: join(models, "tiny-embedder"), pooling: "cls" },
         reranker: { provider: "onnx", model_dir: join(models, "tiny-reranker") },
@@ -144,13 +144,13 @@ describe("dense and hybrid retrieval", () => {
       expect(hits[0]!.score).toBeGreaterThan(0);
       expect(hits[0]!.score).toBeLessThanOrEqual(1);
     } finally {
-      col.close();
+      await col.close();
     }
-    const plain = openCollection({ indexDir });
+    const plain = await openCollection({ indexDir });
     try {
       await expect(plain.search("x", { rerank: true })).rejects.toMatchObject({ code: "INVALID_CONFIG" });
     } finally {
-      plain.close();
+      await plain.close();
     }
   });
 });

@@ -68,13 +68,13 @@ async function fixture(opts: { dense?: boolean } = {}): Promise<Fixture> {
     collection: "kb",
     ...(opts.dense ? { embedding: { provider: "onnx", model_dir: join(models, "tiny-embedder") } } : {}),
   };
-  const col = openCollection({ ...loc, create: true });
+  const col = await openCollection({ ...loc, create: true });
   try {
     const summary = await col.ingest([docs, pageUrl], { allowPrivateNetwork: true, dense: opts.dense ?? false });
     expect(summary.failed).toEqual([]);
     expect(summary.indexed).toBe(5);
   } finally {
-    col.close();
+    await col.close();
   }
   return { root, docs, loc, file: join(root, "idx", "kb.sqlite3") };
 }
@@ -196,11 +196,11 @@ describe("grk doctor", () => {
     // The document that lost its chunk is marked for re-indexing, and the next ingest restores it.
     expect(problemChecks(repaired)).toEqual(["chunks"]);
     expect(check(repaired, "chunks").problems[0]!.action).toContain("grk ingest");
-    const col = openCollection(f.loc);
+    const col = await openCollection(f.loc);
     try {
       await col.ingest([f.docs, pageUrl], { allowPrivateNetwork: true, dense: true });
     } finally {
-      col.close();
+      await col.close();
     }
     expect((await doctorCollection(f.loc)).healthy).toBe(true);
   });
@@ -270,11 +270,11 @@ describe("grk doctor", () => {
     const repaired = await doctorCollection(f.loc, { repair: true });
     expect(repaired.repairs).toEqual([{ check: "postings", did: "rebuilt the BM25 postings from 5 chunk(s)" }]);
     expect(repaired.healthy).toBe(true);
-    const col = openCollection(f.loc);
+    const col = await openCollection(f.loc);
     try {
       expect((await col.search("nightly snapshots object storage")).map((h) => h.citation.source)).toContain(join(f.docs, "guides/backup.md"));
     } finally {
-      col.close();
+      await col.close();
     }
   });
 
@@ -287,11 +287,11 @@ describe("grk doctor", () => {
     const repaired = await doctorCollection(f.loc, { repair: true, sample: 0 });
     expect(repaired.repairs.find((r) => r.check === "chunks")?.did).toContain("marked 1 document(s)");
     expect(check(repaired, "chunks").problems[0]).toMatchObject({ repairable: false, action: expect.stringContaining("marked for re-indexing") });
-    const col = openCollection(f.loc);
+    const col = await openCollection(f.loc);
     try {
       expect((await col.ingest([f.docs])).indexed).toBe(1);
     } finally {
-      col.close();
+      await col.close();
     }
     expect((await doctorCollection(f.loc)).healthy).toBe(true);
   });

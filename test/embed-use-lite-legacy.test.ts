@@ -22,9 +22,9 @@ beforeAll(async () => {
   writeFileSync(join(docs, "tls.md"), "# Certificates\n\nTLS certificates renew automatically thirty days before they expire.\n");
   writeFileSync(join(docs, "cache.md"), "# Cache\n\nThe cache evicts the least recently used entries.\n");
   indexDir = join(work.dir, "idx");
-  const col = openCollection({ indexDir, create: true, embedding: { provider: "use-lite" } });
+  const col = await openCollection({ indexDir, create: true, embedding: { provider: "use-lite" } });
   expect((await col.ingest([docs], { dense: true })).failed).toEqual([]);
-  col.close();
+  await col.close();
   // What a collection written before MiniLM became `local` holds.
   const db = new Database(join(indexDir, "default.sqlite3"));
   db.prepare("UPDATE meta SET value = ? WHERE key = 'embedding_config'").run(JSON.stringify({ provider: "local" }));
@@ -37,18 +37,18 @@ afterAll(async () => {
 
 describe("collections embedded by USE-lite under the old `local` name", () => {
   it("keep their identity and answer dense searches without any configuration", async () => {
-    const col = openCollection({ indexDir });
+    const col = await openCollection({ indexDir });
     try {
-      expect(col.status().embedding).toMatchObject({ provider: "local", model: expect.stringMatching(/^@energetic-ai\/model-embeddings-en\//), dimensions: 512 });
+      expect((await col.status()).embedding).toMatchObject({ provider: "local", model: expect.stringMatching(/^@energetic-ai\/model-embeddings-en\//), dimensions: 512 });
       const hits = await col.search("when do certificates expire", { mode: "dense" });
       expect(hits[0]?.citation.source).toMatch(/tls\.md$/);
     } finally {
-      col.close();
+      await col.close();
     }
   });
 
   it("refuse the new local model, naming both identities and the use-lite remedy", async () => {
-    const col = openCollection({ indexDir, embedding: { provider: "local" } });
+    const col = await openCollection({ indexDir, embedding: { provider: "local" } });
     try {
       const err = await col.search("certificates", { mode: "dense" }).catch((e: unknown) => e);
       expect(err).toMatchObject({ code: "EMBEDDING_MISMATCH" });
@@ -57,7 +57,7 @@ describe("collections embedded by USE-lite under the old `local` name", () => {
       expect(message).toContain("all-MiniLM-L6-v2@");
       expect(message).toContain('"use-lite"');
     } finally {
-      col.close();
+      await col.close();
     }
   }, 60_000);
 });

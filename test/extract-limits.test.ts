@@ -134,7 +134,7 @@ describe("extraction limits", () => {
       writeFileSync(join(docs, "c-notes.md"), "# Notes\n\nThe ferry leaves at dawn.\n");
       writeFileSync(join(docs, "d-page.html"), "<h1>Harbour</h1><p>The lighthouse stands on the breakwater.</p>");
       writeFileSync(join(docs, "e-manual.pdf"), await makePdf([["The tide table is posted weekly."]]));
-      const col = openCollection({
+      const col = await openCollection({
         indexDir: join(work.dir, "idx"),
         collection: "c",
         create: true,
@@ -152,7 +152,7 @@ describe("extraction limits", () => {
         expect(hits[0]?.citation.source).toBe(join(docs, "e-manual.pdf"));
         expect(hits[0]?.verification?.verdict).toBe("verified");
       } finally {
-        col.close();
+        await col.close();
       }
     },
     HANG_CHECK_MS,
@@ -163,27 +163,27 @@ describe("extraction limits", () => {
     mkdirSync(dir);
     writeFileSync(join(dir, "page.html"), "<h1>Harbour</h1><p>The lighthouse keeper logs every passing ship.</p>");
     const location = { indexDir: join(work.dir, "idx-verify"), collection: "v" };
-    const writer = openCollection({ ...location, create: true, extraction: MEMORY });
+    const writer = await openCollection({ ...location, create: true, extraction: MEMORY });
     await writer.ingest([dir]);
-    writer.close();
-    const strict = openCollection({ ...location, extraction: { ...MEMORY, maxOutputCodePoints: 10 } });
+    await writer.close();
+    const strict = await openCollection({ ...location, extraction: { ...MEMORY, maxOutputCodePoints: 10 } });
     try {
       const [hit] = await strict.search("lighthouse keeper", { verify: true });
       expect(hit?.verification?.verdict).toBe("unresolvable");
       expect(hit?.verification?.detail).toContain("the output limit");
     } finally {
-      strict.close();
+      await strict.close();
     }
   });
 
-  it("reads the limits from the config file and refuses bad ones up front", () => {
+  it("reads the limits from the config file and refuses bad ones up front", async () => {
     const file = join(work.dir, "groundkit.config.json");
     writeFileSync(file, JSON.stringify({ extraction: { timeout_ms: 5000, max_memory_mb: 256, max_output_code_points: 1000 } }));
     expect(collectionSettings(loadConfigFile(file)).extraction).toEqual({ timeoutMs: 5000, maxMemoryMb: 256, maxOutputCodePoints: 1000 });
     writeFileSync(file, JSON.stringify({ extraction: { timeout: 5 } }));
     expect(() => loadConfigFile(file)).toThrow(/extraction/);
     const open = () => openCollection({ indexDir: join(work.dir, "idx-bad"), create: true, extraction: { maxMemoryMb: 8 } });
-    expect(open).toThrow(/maxMemoryMb must be an integer from 32/);
+    await expect(open()).rejects.toThrow(/maxMemoryMb must be an integer from 32/);
   });
 
   it(

@@ -59,7 +59,7 @@ describe("PDF extractor side effects", () => {
     const out = runModule(
       `
       const { openCollection } = await import(${JSON.stringify(pathToFileURL(join(DIST, "index.js")).href)});
-      const col = openCollection({ indexDir: "idx", collection: "c", create: true });
+      const col = await openCollection({ indexDir: "idx", collection: "c", create: true });
       const summary = await col.ingest(["docs"]);
       col.close();
       process.stdout.write(JSON.stringify({ indexed: summary.indexed, pdfjsLoaded: "pdfjsLib" in globalThis }));

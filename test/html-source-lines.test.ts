@@ -154,12 +154,12 @@ describe("verifying an HTML citation's file lines", () => {
     mkdirSync(join(work.dir, "docs"));
     file = join(work.dir, "docs", "page.html");
     writeFileSync(file, PAGE);
-    col = openCollection({ indexDir: join(work.dir, "idx"), collection: "c", create: true });
+    col = await openCollection({ indexDir: join(work.dir, "idx"), collection: "c", create: true });
     await col.ingest([join(work.dir, "docs")], { chunkSize: 64, chunkOverlap: 0 });
     hit = (await col.search("verified kept weekly")).find((h) => h.text.includes("verified & kept"))!;
   });
-  afterAll(() => {
-    col.close();
+  afterAll(async () => {
+    await col.close();
     work.cleanup();
   });
 

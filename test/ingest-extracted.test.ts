@@ -139,7 +139,7 @@ describe("source class round trip (regression: never silently text/null)", () =>
     const source = join(dir, "doc.pdf");
     writeFileSync(source, "placeholder bytes: containment passes, then the extractor lookup decides");
     const text = "quasar spectroscopy notes";
-    store.replaceDocument(
+    await store.replaceDocument(
       {
         document_id: documentIdFor(source),
         source,
@@ -168,8 +168,8 @@ describe("source class round trip (regression: never silently text/null)", () =>
         },
       ],
     );
-    store.close();
-    const col = openCollection({ indexDir: dir, collection: "c" });
+    await store.close();
+    const col = await openCollection({ indexDir: dir, collection: "c" });
     try {
       const [hit] = await col.search("quasar spectroscopy");
       expect(hit!.citation).toMatchObject({ source_class: "extracted", extractor: "x@1" });
@@ -178,7 +178,7 @@ describe("source class round trip (regression: never silently text/null)", () =>
       expect(view.verification.verdict).toBe("unresolvable");
       expect(view.verification.detail).toContain("x@1");
     } finally {
-      col.close();
+      await col.close();
     }
   });
 });

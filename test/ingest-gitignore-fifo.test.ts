@@ -18,7 +18,7 @@ let docs: string;
 let fifo: string;
 let col: Collection;
 
-beforeEach(() => {
+beforeEach(async () => {
   work = tempDir("grk-fifo-ignore-");
   docs = join(realpathSync(work.dir), "docs");
   mkdirSync(join(docs, "sub"), { recursive: true });
@@ -27,11 +27,11 @@ beforeEach(() => {
   // Hidden, so the walk itself never lists it.
   fifo = join(docs, ".pipe");
   execFileSync("mkfifo", [fifo]);
-  col = openCollection({ indexDir: join(work.dir, "idx"), collection: "c", create: true });
+  col = await openCollection({ indexDir: join(work.dir, "idx"), collection: "c", create: true });
 });
 
-afterEach(() => {
-  col.close();
+afterEach(async () => {
+  await col.close();
   work.cleanup();
 });
 
@@ -87,6 +87,6 @@ describe("a .gitignore that is not a regular file", () => {
     expect(result).toBeInstanceOf(Error);
     expect(result).toMatchObject({ code: "FILE_UNREADABLE" });
     expect((result as Error).message).toContain(join(docs, ".gitignore"));
-    expect(col.status().documents).toBe(0);
+    expect((await col.status()).documents).toBe(0);
   });
 });

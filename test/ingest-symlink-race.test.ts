@@ -22,7 +22,7 @@ let docs: string;
 let outside: string;
 let col: Collection;
 
-beforeEach(() => {
+beforeEach(async () => {
   work = tempDir("grk-race-");
   root = realpathSync(work.dir);
   docs = join(root, "docs");
@@ -35,11 +35,11 @@ beforeEach(() => {
   writeFileSync(join(outside, "secret.md"), `# Secret\n\n${SECRET} credentials\n`);
   writeFileSync(join(outside, "d", "g.md"), `# Secret\n\n${SECRET} in a folder\n`);
   for (let i = 0; i < 60; i++) writeFileSync(join(docs, `filler-${String(i).padStart(2, "0")}.md`), `# Filler ${i}\n\nbeacon ${i}\n`);
-  col = openCollection({ indexDir: join(root, "idx"), collection: "c", create: true });
+  col = await openCollection({ indexDir: join(root, "idx"), collection: "c", create: true });
 });
 
-afterEach(() => {
-  col.close();
+afterEach(async () => {
+  await col.close();
   work.cleanup();
 });
 

@@ -57,7 +57,7 @@ describe("with the SDK registered", () => {
   });
 
   it("withAnswerSpan is the parent of the search it runs and counts the kept citations' verdicts", async () => {
-    const col = openCollection({ indexDir: corpus.indexDir });
+    const col = await openCollection({ indexDir: corpus.indexDir });
     try {
       const answer = await withAnswerSpan({ collection: col.name, mode: "bm25", provider: "test:chat" }, async (done) => {
         const hits = await col.search("citation offsets", { verify: true, topK: 2 });
@@ -84,7 +84,7 @@ describe("with the SDK registered", () => {
       for (const v of verifies) expect(v.parentSpanContext?.spanId).toBe(stage.spanContext().spanId);
       expect(new Set(spans.map((s) => s.spanContext().traceId)).size).toBe(1);
     } finally {
-      col.close();
+      await col.close();
     }
   });
 });

@@ -92,7 +92,7 @@ describe("grk on a PostgreSQL store", () => {
 
   it("refuses a second writer with COLLECTION_BUSY while another holds the collection's advisory lock", async () => {
     process.env.GRK_CLI_PG_URL = pg.url;
-    const holder = PostgresStore.open(store, "default", { create: false });
+    const holder = await PostgresStore.open(store, "default", { create: false });
     try {
       let release!: () => void;
       let locked!: () => void;
@@ -112,7 +112,7 @@ describe("grk on a PostgreSQL store", () => {
       // Released: the next writer goes ahead.
       expect(run(["ingest", "docs", "--lock-timeout", "0", "--no-progress"]).code).toBe(0);
     } finally {
-      holder.close();
+      await holder.close();
     }
   });
 

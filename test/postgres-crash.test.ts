@@ -33,11 +33,11 @@ function killedWalk(collection: string, sources: string[]): { signal: NodeJS.Sig
   const storeModule = pathToFileURL(join(process.cwd(), "dist", "store", "postgres", "postgres-store.js")).href;
   const script = `
     const { PostgresStore } = await import(${JSON.stringify(storeModule)});
-    const store = PostgresStore.open(${JSON.stringify(config)}, ${JSON.stringify(collection)}, { create: false });
-    store.resetSeenSources();
-    for (const s of ${JSON.stringify(sources)}) store.markSourceSeen(s);
+    const store = await PostgresStore.open(${JSON.stringify(config)}, ${JSON.stringify(collection)}, { create: false });
+    await store.resetSeenSources();
+    for (const s of ${JSON.stringify(sources)}) await store.markSourceSeen(s);
     // Pruning reads the walk's record from the server: it is written there now.
-    store.unseenDocumentsUnder("/", 0, 10);
+    await store.unseenDocumentsUnder("/", 0, 10);
     process.kill(process.pid, "SIGKILL");
   `;
   const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { env: process.env, encoding: "utf8" });
@@ -45,13 +45,13 @@ function killedWalk(collection: string, sources: string[]): { signal: NodeJS.Sig
 }
 
 /** Rows in the collection's walk record (those whose source ends with `suffix`, when given). */
-function walkRows(collection: string, suffix = ""): number {
-  const store = PostgresStore.open(config, collection, { create: false });
+async function walkRows(collection: string, suffix = ""): Promise<number> {
+  const store = await PostgresStore.open(config, collection, { create: false });
   try {
     const sql = "SELECT count(*) AS n FROM walk_seen WHERE right(source, length($1)) = $1";
-    return Number(store.conn.query<{ n: string }>(sql, [suffix]).rows[0]!.n);
+    return Number((await store.pool.query<{ n: string }>(sql, [suffix])).rows[0]!.n);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -61,23 +61,23 @@ describe("a SIGKILLed ingest on PostgreSQL", () => {
     mkdirSync(docs, { recursive: true });
     writeFileSync(join(docs, "a.md"), "# Alpha\n\nThe first document.\n");
     writeFileSync(join(docs, "b.md"), "# Beta\n\nThe second document.\n");
-    const col = openCollection({ indexDir: join(work.dir, "idx"), collection: "walk", create: true, store: config });
+    const col = await openCollection({ indexDir: join(work.dir, "idx"), collection: "walk", create: true, store: config });
     try {
       await col.ingest([docs]);
       const killed = killedWalk("walk", [join(docs, "a.md"), join(docs, "b.md"), join(docs, "gone.md")]);
       expect(killed.signal, killed.stderr).toBe("SIGKILL");
       // The dead walk's record is still there (the killed process never closed its store); its start swept
       // every older row, this process's open walk's included (a walk runs only under the writer lock)...
-      expect(walkRows("walk", "gone.md")).toBe(1);
-      expect(walkRows("walk")).toBeGreaterThanOrEqual(3);
+      expect(await walkRows("walk", "gone.md")).toBe(1);
+      expect(await walkRows("walk")).toBeGreaterThanOrEqual(3);
       // ...and the next ingest, which holds the writer lock (so no other walk can be live), sweeps it.
       writeFileSync(join(docs, "b.md"), "# Beta\n\nThe second document, changed.\n");
       const summary = await col.ingest([docs]);
       expect(summary.failed).toEqual([]);
     } finally {
-      col.close();
+      await col.close();
     }
     // Closed: this process's own walk rows are gone too, so nothing is left at all.
-    expect(walkRows("walk")).toBe(0);
+    expect(await walkRows("walk")).toBe(0);
   });
 });

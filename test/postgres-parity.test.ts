@@ -35,8 +35,8 @@ afterAll(async () => {
 /** Ingest `input` into a SQLite and a PostgreSQL collection of the same name. */
 async function both(name: string, input: string, extra: Partial<OpenCollectionOptions> = {}, chunkSize?: number): Promise<[Collection, Collection]> {
   const indexDir = join(work.dir, `idx-${name}`);
-  const sqlite = openCollection({ indexDir, collection: name, create: true, ...extra });
-  const postgres = openCollection({ indexDir: join(work.dir, `pg-${name}`), collection: name, create: true, store, ...extra });
+  const sqlite = await openCollection({ indexDir, collection: name, create: true, ...extra });
+  const postgres = await openCollection({ indexDir: join(work.dir, `pg-${name}`), collection: name, create: true, store, ...extra });
   for (const col of [sqlite, postgres]) {
     const summary = await col.ingest([input], chunkSize ? { chunkSize, chunkOverlap: 40 } : {});
     expect(summary.failed).toEqual([]);
@@ -59,10 +59,10 @@ describe("PostgreSQL store parity with SQLite", () => {
         .map((l) => (JSON.parse(l) as { query: string }).query);
       expect(queries.length).toBeGreaterThan(20);
       await expectSameTop10(sqlite, postgres, queries);
-      expect(postgres.status()).toMatchObject({ documents: sqlite.status().documents, chunks: sqlite.status().chunks });
+      expect(await postgres.status()).toMatchObject({ documents: (await sqlite.status()).documents, chunks: (await sqlite.status()).chunks });
     } finally {
-      sqlite.close();
-      postgres.close();
+      await sqlite.close();
+      await postgres.close();
     }
   });
 
@@ -72,7 +72,7 @@ describe("PostgreSQL store parity with SQLite", () => {
     const [sqlite, postgres] = await both("generated", dir, {}, 260);
     try {
       // Past the SQLite engine's flush threshold (4096 pending documents): segments and pending both score.
-      expect(sqlite.status().chunks).toBeGreaterThan(4096);
+      expect((await sqlite.status()).chunks).toBeGreaterThan(4096);
       const words = "index citation source verify chunk offset passage retrieval ranking query engine backup restore cluster replica latency vector lexical snapshot schema migration commit".split(" ");
       const rand = mulberry32(17);
       const queries = Array.from({ length: 40 }, () =>
@@ -97,8 +97,8 @@ describe("PostgreSQL store parity with SQLite", () => {
         }
       }
     } finally {
-      sqlite.close();
-      postgres.close();
+      await sqlite.close();
+      await postgres.close();
     }
   }, 300_000);
 });
@@ -119,11 +119,11 @@ describe("dense, hybrid and re-embedding on PostgreSQL", () => {
       writeFileSync(join(docs, rel), text);
     }
     const embedding = { provider: "onnx" as const, model_dir: join(models, "tiny-embedder") };
-    const sqlite = openCollection({ indexDir: join(work.dir, "idx-dense"), collection: "dense", create: true, embedding });
-    let postgres = openCollection({ indexDir: join(work.dir, "pg-dense"), collection: "dense", create: true, embedding, store });
+    const sqlite = await openCollection({ indexDir: join(work.dir, "idx-dense"), collection: "dense", create: true, embedding });
+    let postgres = await openCollection({ indexDir: join(work.dir, "pg-dense"), collection: "dense", create: true, embedding, store });
     try {
       for (const col of [sqlite, postgres]) expect((await col.ingest([docs], { dense: true })).failed).toEqual([]);
-      expect(postgres.status().vectors).toBe(sqlite.status().vectors);
+      expect((await postgres.status()).vectors).toBe((await sqlite.status()).vectors);
       for (const mode of ["bm25", "dense", "hybrid"] as const) {
         for (const filters of [[], ["path=notes/**"], ["ext=md"]]) {
           const x = await sqlite.search("snapshots restored object storage", { mode, filters });
@@ -139,30 +139,30 @@ describe("dense, hybrid and re-embedding on PostgreSQL", () => {
       expect((await postgres.getChunk(hit!.chunk_id)).verification.verdict).toBe("verified");
 
       const other = { provider: "onnx" as const, model_dir: join(models, "tiny-embedder"), pooling: "cls" as const };
-      const before = postgres.status().embedding;
-      expect((await postgres.reembed(other)).vectors_written).toBe(postgres.status().chunks);
-      expect(postgres.status().embedding).not.toEqual(before);
-      postgres.close();
-      postgres = openCollection({ indexDir: join(work.dir, "pg-dense"), collection: "dense", embedding: other, store });
+      const before = (await postgres.status()).embedding;
+      expect((await postgres.reembed(other)).vectors_written).toBe((await postgres.status()).chunks);
+      expect((await postgres.status()).embedding).not.toEqual(before);
+      await postgres.close();
+      postgres = await openCollection({ indexDir: join(work.dir, "pg-dense"), collection: "dense", embedding: other, store });
       expect((await postgres.search("backups snapshots", { mode: "dense" })).length).toBeGreaterThan(0);
 
       // A copy back to SQLite keeps the vectors: dense search ranks alike there.
-      const copy = openCollection({ indexDir: join(work.dir, "idx-dense"), collection: "dense-copy", create: true, embedding: other });
+      const copy = await openCollection({ indexDir: join(work.dir, "idx-dense"), collection: "dense-copy", create: true, embedding: other });
       try {
-        expect(await postgres.copyInto(copy)).toMatchObject({ documents: 4, vectors: postgres.status().vectors });
+        expect(await postgres.copyInto(copy)).toMatchObject({ documents: 4, vectors: (await postgres.status()).vectors });
         const x = await postgres.search("backups snapshots", { mode: "dense" });
         const y = await copy.search("backups snapshots", { mode: "dense" });
         expect(y.map((h) => h.chunk_id)).toEqual(x.map((h) => h.chunk_id));
       } finally {
-        copy.close();
+        await copy.close();
       }
 
       expect(await postgres.deleteDocument(hit!.document_id)).toBe(true);
       expect((await postgres.search("certificates renew", { mode: "hybrid" })).map((h) => h.document_id)).not.toContain(hit!.document_id);
-      expect(postgres.status().vectors).toBe(postgres.status().chunks);
+      expect((await postgres.status()).vectors).toBe((await postgres.status()).chunks);
     } finally {
-      sqlite.close();
-      postgres.close();
+      await sqlite.close();
+      await postgres.close();
     }
   }, 120_000);
 });

@@ -90,9 +90,9 @@ function chunksOf(i: number, version = 1): { chunks: NewChunk[]; vectors: Float3
   return { chunks, vectors };
 }
 
-function write(stores: Store[], i: number, version = 1): void {
+async function write(stores: Store[], i: number, version = 1): Promise<void> {
   const { chunks, vectors } = chunksOf(i, version);
-  for (const s of stores) s.replaceDocument(doc(i, version), chunks, vectors);
+  for (const s of stores) await s.replaceDocument(doc(i, version), chunks, vectors);
 }
 
 /** The same chunks, rank by rank, with scores equal to 1e-6 (exact ties may trade places). */
@@ -112,25 +112,25 @@ const filterOf = (f: string): ChunkFilter => toChunkFilter(parseFilters([f]))!;
 
 const queries = Array.from({ length: 25 }, (_, n) => vector(7_000_000 + n));
 
-function hnswScans(): number {
-  pglite.sql("SELECT pg_stat_force_next_flush()");
-  return Number(pglite.sql<{ n: string }>("SELECT idx_scan AS n FROM pg_stat_user_indexes WHERE indexrelname = 'vectors_hnsw'")[0]?.n ?? 0);
+async function hnswScans(): Promise<number> {
+  await pglite.sql("SELECT pg_stat_force_next_flush()");
+  return Number((await pglite.sql<{ n: string }>("SELECT idx_scan AS n FROM pg_stat_user_indexes WHERE indexrelname = 'vectors_hnsw'"))[0]?.n ?? 0);
 }
 
 describe("pgvector HNSW through the PostgreSQL wire protocol", () => {
-  it("moves to HNSW at the writer's sync and answers like SQLite's exact search, filtered or not, after replaces and deletes", () => {
-    pglite.useSchema("pgv.main");
+  it("moves to HNSW at the writer's sync and answers like SQLite's exact search, filtered or not, after replaces and deletes", async () => {
+    await pglite.useSchema("pgv.main");
     const sqlite = SqliteStore.open(join(work.dir, "exact.sqlite3"), { create: true, vectorIndex: { mode: "exact" } });
     // A low threshold so that filters on this small corpus reach the graph too.
-    const pg = PostgresStore.open(config, "main", { create: true, vectors: { filterExactMax: 50 } });
+    const pg = await PostgresStore.open(config, "main", { create: true, vectors: { filterExactMax: 50 } });
     try {
-      for (let i = 0; i < DOCS; i++) write([sqlite, pg], i);
+      for (let i = 0; i < DOCS; i++) await write([sqlite, pg], i);
       // Written before the extension is installed: an exact scan over real[], and status says why.
-      expect(pg.vectorIndexStatus()).toMatchObject({ kind: "exact", state: "none", reason: expect.stringContaining("extension vector is available but not installed") });
-      for (const q of queries.slice(0, 3)) expectSame(pg.searchVectors(q, K), sqlite.searchVectors(q, K), "exact before the index");
+      expect(await pg.vectorIndexStatus()).toMatchObject({ kind: "exact", state: "none", reason: expect.stringContaining("extension vector is available but not installed") });
+      for (const q of queries.slice(0, 3)) expectSame(await pg.searchVectors(q, K), await sqlite.searchVectors(q, K), "exact before the index");
 
       // The writer's step after an ingest: CREATE EXTENSION, column to vector(32), HNSW built.
-      expect(pg.syncVectorIndex()).toMatchObject({
+      expect(await pg.syncVectorIndex()).toMatchObject({
         kind: "hnsw",
         library: "pgvector 0.8.1",
         state: "current",
@@ -138,24 +138,24 @@ describe("pgvector HNSW through the PostgreSQL wire protocol", () => {
         vectors: DOCS * CHUNKS_PER_DOC,
         indexed_vectors: DOCS * CHUNKS_PER_DOC,
       });
-      expect(pglite.sql<{ t: string }>("SELECT format_type(atttypid, atttypmod) AS t FROM pg_attribute WHERE attrelid = '\"pgv.main\".vectors'::regclass AND attname = 'embedding'")[0]!.t).toBe(
+      expect((await pglite.sql<{ t: string }>("SELECT format_type(atttypid, atttypmod) AS t FROM pg_attribute WHERE attrelid = '\"pgv.main\".vectors'::regclass AND attname = 'embedding'"))[0]!.t).toBe(
         "public.vector(32)",
       );
 
       // On 600 rows the planner prefers a sequential scan (exact, and cheaper by its estimate); this session-wide
       // SET (the one PGlite session is shared) makes it walk the graph, which is what this test is about.
-      pglite.sql("SET enable_seqscan = off");
-      const before = hnswScans();
-      for (const [n, q] of queries.entries()) expectSame(pg.searchVectors(q, K), sqlite.searchVectors(q, K), `query ${n}`);
+      await pglite.sql("SET enable_seqscan = off");
+      const before = await hnswScans();
+      for (const [n, q] of queries.entries()) expectSame(await pg.searchVectors(q, K), await sqlite.searchVectors(q, K), `query ${n}`);
       // The index answered them (not a sequential scan the planner preferred).
-      expect(hnswScans() - before).toBeGreaterThanOrEqual(queries.length);
+      expect((await hnswScans()) - before).toBeGreaterThanOrEqual(queries.length);
 
       // Filters: "odd/**" (300 vectors) and the tag (60) pass the threshold of 50 and walk the graph with an
       // iterative scan; one document's prefix (10) is searched exactly.
       const filters = ["path=odd/**", "tag=fifth", "path^=even/doc12.md", "path=even/**"];
       for (const f of filters) {
         const filter = filterOf(f);
-        for (const q of queries.slice(0, 8)) expectSame(pg.searchVectors(q, K, filter), sqlite.searchVectors(q, K, filter), `${f}`);
+        for (const q of queries.slice(0, 8)) expectSame(await pg.searchVectors(q, K, filter), await sqlite.searchVectors(q, K, filter), `${f}`);
       }
 
       // Replace every third document (new chunk ids and vectors) and delete every seventh: the old chunks
@@ -163,33 +163,33 @@ describe("pgvector HNSW through the PostgreSQL wire protocol", () => {
       const gone = new Set<string>();
       for (let i = 0; i < DOCS; i += 3) {
         for (const c of chunksOf(i).chunks) gone.add(c.chunk_id);
-        write([sqlite, pg], i, 2);
+        await write([sqlite, pg], i, 2);
       }
       for (let i = 1; i < DOCS; i += 7) {
         for (const c of [...chunksOf(i).chunks, ...chunksOf(i, 2).chunks]) gone.add(c.chunk_id);
-        for (const s of [sqlite, pg]) s.deleteDocument(`doc-${i}`);
+        for (const s of [sqlite, pg]) await s.deleteDocument(`doc-${i}`);
       }
       // Queries aimed straight at removed vectors.
       const aimed = [0, 3, 1, 8].flatMap((i) => chunksOf(i).vectors.slice(0, 2));
       for (const q of [...queries, ...aimed]) {
-        const hits = pg.searchVectors(q, K);
+        const hits = await pg.searchVectors(q, K);
         expect(hits.filter((h) => gone.has(h.chunk_id))).toEqual([]);
-        expectSame(hits, sqlite.searchVectors(q, K), "after replace and delete");
+        expectSame(hits, await sqlite.searchVectors(q, K), "after replace and delete");
         const filtered = filterOf("path=odd/**");
-        expectSame(pg.searchVectors(q, K, filtered), sqlite.searchVectors(q, K, filtered), "filtered after replace and delete");
+        expectSame(await pg.searchVectors(q, K, filtered), await sqlite.searchVectors(q, K, filtered), "filtered after replace and delete");
       }
-      expect(pg.vectorIndexStatus()).toMatchObject({ kind: "hnsw", state: "current", vectors: sqlite.countVectors() });
+      expect(await pg.vectorIndexStatus()).toMatchObject({ kind: "hnsw", state: "current", vectors: await sqlite.countVectors() });
     } finally {
-      pglite.sql("RESET enable_seqscan");
-      pg.close();
-      sqlite.close();
+      await pglite.sql("RESET enable_seqscan");
+      await pg.close();
+      await sqlite.close();
     }
   }, 180_000);
 
-  it("scans exactly when the index scan stops short, so a filtered search still finds every match", () => {
-    pglite.useSchema("pgv.short");
+  it("scans exactly when the index scan stops short, so a filtered search still finds every match", async () => {
+    await pglite.useSchema("pgv.short");
     const sqlite = SqliteStore.open(join(work.dir, "short.sqlite3"), { create: true, vectorIndex: { mode: "exact" } });
-    const pg = PostgresStore.open(config, "short", { create: true, vectors: { filterExactMax: 5 } });
+    const pg = await PostgresStore.open(config, "short", { create: true, vectors: { filterExactMax: 5 } });
     // Three documents tagged "far" point away from cluster 0, where the queries are.
     const centre = vector(0);
     const far = (seed: number): Float32Array => {
@@ -197,67 +197,67 @@ describe("pgvector HNSW through the PostgreSQL wire protocol", () => {
       return Float32Array.from(centre, (x) => -x + 0.2 * (2 * rand() - 1));
     };
     try {
-      for (let i = 0; i < 40; i++) write([sqlite, pg], i);
+      for (let i = 0; i < 40; i++) await write([sqlite, pg], i);
       for (let i = 100; i < 103; i++) {
         const { chunks } = chunksOf(i);
         const d = { ...doc(i), metadata: { rel_path: `far/doc${i}.md`, ext: ".md", tags: ["far"] } };
         const vectors = chunks.map((_, j) => far(i * 1000 + j));
-        for (const s of [sqlite, pg]) s.replaceDocument(d, chunks, vectors);
+        for (const s of [sqlite, pg]) await s.replaceDocument(d, chunks, vectors);
       }
-      expect(pg.syncVectorIndex()).toMatchObject({ kind: "hnsw", state: "current" });
+      expect(await pg.syncVectorIndex()).toMatchObject({ kind: "hnsw", state: "current" });
       // The shared session: the graph must answer, and gives up after the first pass (1 tuple past it), so an
       // iterative scan returns only what that pass visited near the query: none of the far chunks.
-      pglite.sql("SET enable_seqscan = off");
-      pglite.sql("SET hnsw.max_scan_tuples = 1");
+      await pglite.sql("SET enable_seqscan = off");
+      await pglite.sql("SET hnsw.max_scan_tuples = 1");
       try {
         const filter = filterOf("tag=far");
         for (const n of [0, 7, 14]) {
           const q = vector(n);
-          const hits = pg.searchVectors(q, K, filter);
+          const hits = await pg.searchVectors(q, K, filter);
           expect(hits).toHaveLength(K);
-          expectSame(hits, sqlite.searchVectors(q, K, filter), "short index scan");
+          expectSame(hits, await sqlite.searchVectors(q, K, filter), "short index scan");
         }
       } finally {
-        pglite.sql("RESET hnsw.max_scan_tuples");
-        pglite.sql("RESET enable_seqscan");
+        await pglite.sql("RESET hnsw.max_scan_tuples");
+        await pglite.sql("RESET enable_seqscan");
       }
     } finally {
-      pg.close();
-      sqlite.close();
+      await pg.close();
+      await sqlite.close();
     }
   }, 120_000);
-  it("re-embedding to another width retypes the column and builds the index again; a wrong width is refused", () => {
-    pglite.useSchema("pgv.reembed");
-    const pg = PostgresStore.open(config, "reembed", { create: true });
+  it("re-embedding to another width retypes the column and builds the index again; a wrong width is refused", async () => {
+    await pglite.useSchema("pgv.reembed");
+    const pg = await PostgresStore.open(config, "reembed", { create: true });
     try {
-      for (let i = 0; i < 5; i++) write([pg], i);
-      expect(pg.syncVectorIndex()).toMatchObject({ kind: "hnsw", state: "current", vectors: 50 });
+      for (let i = 0; i < 5; i++) await write([pg], i);
+      expect(await pg.syncVectorIndex()).toMatchObject({ kind: "hnsw", state: "current", vectors: 50 });
       const narrow = (seed: number): Float32Array => vector(seed).slice(0, 16);
-      const rows = pg.allChunkTexts().map((c) => ({ rowid: c.rowid, vector: narrow(c.rowid) }));
-      pg.replaceAllVectors(rows, { embedding_dimensions: "16" });
+      const rows = (await pg.allChunkTexts()).map((c) => ({ rowid: c.rowid, vector: narrow(c.rowid) }));
+      await pg.replaceAllVectors(rows, { embedding_dimensions: "16" });
       // Swapped; the index goes with the old vectors and searches scan exactly until the writer's sync.
-      expect(pg.vectorIndexStatus()).toMatchObject({ kind: "hnsw", state: "missing", reason: expect.stringContaining("not built yet"), vectors: 50 });
+      expect(await pg.vectorIndexStatus()).toMatchObject({ kind: "hnsw", state: "missing", reason: expect.stringContaining("not built yet"), vectors: 50 });
       const q = narrow(3);
-      const exact = pg.searchVectors(q, 5);
+      const exact = await pg.searchVectors(q, 5);
       const expected = rows
         .map((r) => ({ rowid: r.rowid, score: cosineSimilarity(r.vector, q) }))
         .sort((a, b) => b.score - a.score)
         .slice(0, 5);
       expect(exact.map((h) => h.score)).toEqual(expected.map((e) => expect.closeTo(e.score, 6)));
-      expect(pg.syncVectorIndex()).toMatchObject({ kind: "hnsw", state: "current", vectors: 50 });
-      expect(pglite.sql<{ t: string }>("SELECT format_type(atttypid, atttypmod) AS t FROM pg_attribute WHERE attrelid = '\"pgv.reembed\".vectors'::regclass AND attname = 'embedding'")[0]!.t).toBe(
+      expect(await pg.syncVectorIndex()).toMatchObject({ kind: "hnsw", state: "current", vectors: 50 });
+      expect((await pglite.sql<{ t: string }>("SELECT format_type(atttypid, atttypmod) AS t FROM pg_attribute WHERE attrelid = '\"pgv.reembed\".vectors'::regclass AND attname = 'embedding'"))[0]!.t).toBe(
         "public.vector(16)",
       );
-      expect(pg.searchVectors(q, 5).map((h) => h.chunk_id)).toEqual(exact.map((h) => h.chunk_id));
+      expect((await pg.searchVectors(q, 5)).map((h) => h.chunk_id)).toEqual(exact.map((h) => h.chunk_id));
       // Emptied, the vector(16) column still refuses 32-dimensional vectors with the typed error.
-      for (let i = 0; i < 5; i++) pg.deleteDocument(`doc-${i}`);
-      expect(() => write([pg], 9)).toThrow(expect.objectContaining({ code: "EMBEDDING_MISMATCH" }));
+      for (let i = 0; i < 5; i++) await pg.deleteDocument(`doc-${i}`);
+      await expect(write([pg], 9)).rejects.toThrow(expect.objectContaining({ code: "EMBEDDING_MISMATCH" }));
     } finally {
-      pg.close();
+      await pg.close();
     }
   }, 120_000);
 
-  it("`collections copy` sqlite -> postgres (pgvector) -> sqlite keeps dense results and stored citations verifying", () => {
+  it("`collections copy` sqlite -> postgres (pgvector) -> sqlite keeps dense results and stored citations verifying", async () => {
     const dir = join(work.dir, "cli");
     const models = join(dir, "models");
     mkdirSync(join(dir, "docs", "guides"), { recursive: true });
@@ -290,7 +290,7 @@ describe("pgvector HNSW through the PostgreSQL wire protocol", () => {
     expect(original.results.length).toBeGreaterThan(0);
     writeFileSync(join(dir, "hits.json"), JSON.stringify(original));
 
-    pglite.useSchema("pgv.moved");
+    await pglite.useSchema("pgv.moved");
     expect(JSON.parse(run(["collections", "copy", "--from", "sqlite:orig", "--to", "postgres:moved", "--json", "--config", "pg.json"]))).toMatchObject({
       documents: 4,
       vectors: 4,
@@ -299,11 +299,11 @@ describe("pgvector HNSW through the PostgreSQL wire protocol", () => {
     const status = JSON.parse(run(["status", "--json", "--config", "pg.json", "--collection", "moved"])) as { vector_index: unknown };
     expect(status.vector_index).toMatchObject({ kind: "hnsw", library: "pgvector 0.8.1", state: "current", vectors: 4 });
     expect(run(["status", "--config", "pg.json", "--collection", "moved"])).toMatch(/vector index hnsw \(pgvector 0\.8\.1\): 4 vectors, [\d.]+ MiB, current/);
-    pglite.sql("SET enable_seqscan = off");
+    await pglite.sql("SET enable_seqscan = off");
     try {
       expectSameHits(original, dense("pg.json", "moved"));
     } finally {
-      pglite.sql("RESET enable_seqscan");
+      await pglite.sql("RESET enable_seqscan");
     }
     const verdicts = (cfg: string, name: string): string[] =>
       (JSON.parse(run(["verify", "hits.json", "--json", "--config", cfg, "--collection", name])) as Array<{ verdict: string }>).map((v) => v.verdict);

@@ -53,48 +53,48 @@ function chunk(i: number, j: number, text: string): NewChunk {
 }
 
 describe("PostgresStore", () => {
-  it("stores documents and chunks and ranks them by BM25", () => {
-    const store = PostgresStore.open(config, "basic", { create: true });
+  it("stores documents and chunks and ranks them by BM25", async () => {
+    const store = await PostgresStore.open(config, "basic", { create: true });
     try {
-      store.replaceDocument(doc(1, { tags: ["alpha"] }), [chunk(1, 0, "citations verify exact offsets"), chunk(1, 1, "a ranking engine")]);
-      store.replaceDocument(doc(2), [chunk(2, 0, "offsets offsets offsets of a passage")]);
-      expect(store.getDocument("doc-1")?.metadata).toEqual({ rel_path: "doc1.md", ext: ".md", tags: ["alpha"] });
-      expect(store.getChunk("c-1-1")?.text).toBe("a ranking engine");
-      const hits = store.searchLexical(analyzeQuery("offsets"), 10);
+      await store.replaceDocument(doc(1, { tags: ["alpha"] }), [chunk(1, 0, "citations verify exact offsets"), chunk(1, 1, "a ranking engine")]);
+      await store.replaceDocument(doc(2), [chunk(2, 0, "offsets offsets offsets of a passage")]);
+      expect((await store.getDocument("doc-1"))?.metadata).toEqual({ rel_path: "doc1.md", ext: ".md", tags: ["alpha"] });
+      expect((await store.getChunk("c-1-1"))?.text).toBe("a ranking engine");
+      const hits = await store.searchLexical(analyzeQuery("offsets"), 10);
       expect(hits.map((h) => h.chunk_id)).toEqual(["c-2-0", "c-1-0"]);
       expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
-      const tagged = store.searchLexical(analyzeQuery("offsets"), 10, { clauses: [{ kind: "tag", value: "alpha" }] });
+      const tagged = await store.searchLexical(analyzeQuery("offsets"), 10, { clauses: [{ kind: "tag", value: "alpha" }] });
       expect(tagged.map((h) => h.chunk_id)).toEqual(["c-1-0"]);
-      const globbed = store.searchLexical(analyzeQuery("offsets"), 10, { clauses: [{ kind: "path_glob", glob: "doc2*" }] });
+      const globbed = await store.searchLexical(analyzeQuery("offsets"), 10, { clauses: [{ kind: "path_glob", glob: "doc2*" }] });
       expect(globbed.map((h) => h.chunk_id)).toEqual(["c-2-0"]);
-      expect(store.stats()).toMatchObject({ documents: 2, chunks: 3, generation: 2 });
-      expect(store.deleteDocument("doc-2")).toBe(true);
-      expect(store.searchLexical(analyzeQuery("offsets"), 10).map((h) => h.chunk_id)).toEqual(["c-1-0"]);
-      expect(store.stats()).toMatchObject({ documents: 1, chunks: 2, generation: 3 });
+      expect(await store.stats()).toMatchObject({ documents: 2, chunks: 3, generation: 2 });
+      expect(await store.deleteDocument("doc-2")).toBe(true);
+      expect((await store.searchLexical(analyzeQuery("offsets"), 10)).map((h) => h.chunk_id)).toEqual(["c-1-0"]);
+      expect(await store.stats()).toMatchObject({ documents: 1, chunks: 2, generation: 3 });
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
-  it("keeps a chunk's source-file lines (HTML) in its metadata, and none for a chunk without them", () => {
-    const store = PostgresStore.open(config, "source_lines", { create: true });
+  it("keeps a chunk's source-file lines (HTML) in its metadata, and none for a chunk without them", async () => {
+    const store = await PostgresStore.open(config, "source_lines", { create: true });
     try {
-      store.replaceDocument(doc(3), [{ ...chunk(3, 0, "from the html file"), source_start_line: 12, source_end_line: 14 }, chunk(3, 1, "plain")]);
-      expect(store.getChunk("c-3-0")).toMatchObject({ source_start_line: 12, source_end_line: 14, heading_path: ["Title"] });
-      expect(store.getChunk("c-3-1")).toMatchObject({ source_start_line: null, source_end_line: null });
+      await store.replaceDocument(doc(3), [{ ...chunk(3, 0, "from the html file"), source_start_line: 12, source_end_line: 14 }, chunk(3, 1, "plain")]);
+      expect(await store.getChunk("c-3-0")).toMatchObject({ source_start_line: 12, source_end_line: 14, heading_path: ["Title"] });
+      expect(await store.getChunk("c-3-1")).toMatchObject({ source_start_line: null, source_end_line: null });
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
-  it("without extension vector scans exactly, and status says so", () => {
-    const store = PostgresStore.open(config, "exact", { create: true });
+  it("without extension vector scans exactly, and status says so", async () => {
+    const store = await PostgresStore.open(config, "exact", { create: true });
     try {
       const v = (x: number, y: number, z: number) => Float32Array.from([x, y, z]);
-      store.replaceDocument(doc(1), [chunk(1, 0, "one"), chunk(1, 1, "two")], [v(1, 0, 0), v(0, 1, 0)]);
-      store.replaceDocument(doc(2), [chunk(2, 0, "three")], [v(1, 1, 0)]);
+      await store.replaceDocument(doc(1), [chunk(1, 0, "one"), chunk(1, 1, "two")], [v(1, 0, 0), v(0, 1, 0)]);
+      await store.replaceDocument(doc(2), [chunk(2, 0, "three")], [v(1, 1, 0)]);
       // The writer's step after an ingest finds nothing to install on Debian's PostgreSQL (no pgvector package).
-      for (const status of [store.syncVectorIndex(), store.vectorIndexStatus()]) {
+      for (const status of [await store.syncVectorIndex(), await store.vectorIndexStatus()]) {
         expect(status).toEqual({
           kind: "exact",
           reason: "extension vector not available on this server: every dense search scans all vectors",
@@ -106,21 +106,21 @@ describe("PostgresStore", () => {
           file_bytes: 0,
         });
       }
-      const hits = store.searchVectors(v(2, 1, 0), 2);
+      const hits = await store.searchVectors(v(2, 1, 0), 2);
       expect(hits.map((h) => h.chunk_id)).toEqual(["c-2-0", "c-1-0"]);
       // Unit vectors are stored as float32: the score is the cosine to float32 rounding.
       expect(hits[0]!.score).toBeCloseTo(3 / Math.sqrt(10), 6);
-      expect(store.searchVectors(v(0, 1, 0), 5, { clauses: [{ kind: "path_glob", glob: "doc1*" }] }).map((h) => h.chunk_id)).toEqual(["c-1-1", "c-1-0"]);
+      expect((await store.searchVectors(v(0, 1, 0), 5, { clauses: [{ kind: "path_glob", glob: "doc1*" }] })).map((h) => h.chunk_id)).toEqual(["c-1-1", "c-1-0"]);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
-  it("reports a server that is not there as STORE_UNAVAILABLE", () => {
+  it("reports a server that is not there as STORE_UNAVAILABLE", async () => {
     process.env.GRK_DEAD_PG_URL = "postgres://nobody:secret-pw@127.0.0.1:1/none";
     let err: unknown;
     try {
-      PostgresStore.open({ kind: "postgres", url_env: "GRK_DEAD_PG_URL" }, "x", { create: true });
+      await PostgresStore.open({ kind: "postgres", url_env: "GRK_DEAD_PG_URL" }, "x", { create: true });
     } catch (e) {
       err = e;
     }

@@ -38,7 +38,7 @@ async function world(name: string, files: Record<string, string>, urls: string[]
   const docs = join(dir, "docs");
   mkdirSync(docs, { recursive: true });
   for (const [file, text] of Object.entries(files)) writeFileSync(join(docs, file), text);
-  const col = openCollection({ indexDir: join(dir, "idx"), collection: "c", create: true });
+  const col = await openCollection({ indexDir: join(dir, "idx"), collection: "c", create: true });
   const summary = await col.ingest([docs, ...urls], { allowPrivateNetwork: true, chunkSize: 200, chunkOverlap: 0 });
   expect(summary.failed).toEqual([]);
   return { col, dir, docs };
@@ -89,7 +89,7 @@ describe("a source replaced by a FIFO (fuzz: move_rename, replaced by a FIFO)", 
       expect(v.verdict).toBe("unresolvable");
       expect(v.detail).toMatch(/not a regular file/);
     } finally {
-      col.close();
+      await col.close();
     }
   });
 
@@ -105,7 +105,7 @@ describe("a source replaced by a FIFO (fuzz: move_rename, replaced by a FIFO)", 
       expect(watchdogFired).toBe(false);
       expect(v.verdict).toBe("unresolvable");
     } finally {
-      col.close();
+      await col.close();
     }
   });
 });
@@ -123,7 +123,7 @@ describe("snapshot reading (fuzz: move_rename / break_encoding on snapshots)", (
       expect(v.verdict).toBe("unresolvable");
       expect(v.detail).toMatch(/snapshot/);
     } finally {
-      col.close();
+      await col.close();
     }
   });
 
@@ -138,7 +138,7 @@ describe("snapshot reading (fuzz: move_rename / break_encoding on snapshots)", (
       expect(v.verdict).toBe("unresolvable");
       expect(v.detail).toMatch(/UTF-8/);
     } finally {
-      col.close();
+      await col.close();
     }
   });
 
@@ -158,7 +158,7 @@ describe("snapshot reading (fuzz: move_rename / break_encoding on snapshots)", (
       expect(v.verdict).not.toBe("verified");
       expect(v.verdict).toBe("unresolvable");
     } finally {
-      col.close();
+      await col.close();
     }
   });
 });
@@ -181,7 +181,7 @@ describe("relocation when the source became shorter than the cited end (fuzz: de
       expect(v.detail).toContain(`now sits at code points ${start}-`);
       expect(v.relocated).toEqual({ start_offset: start, end_offset: hit.citation.end_offset - 10 });
     } finally {
-      col.close();
+      await col.close();
     }
   });
 });

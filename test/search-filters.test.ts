@@ -27,11 +27,11 @@ beforeAll(async () => {
   );
   writeFileSync(join(docs, "guides", "plain.txt"), "The firewall guide in plain text.\n");
   writeFileSync(join(docs, "guides", "manual.pdf"), await makePdf([["Firewall manual for appliances"]]));
-  col = openCollection({ indexDir: join(work.dir, "idx"), create: true });
+  col = await openCollection({ indexDir: join(work.dir, "idx"), create: true });
   expect((await col.ingest([docs])).failed).toEqual([]);
 });
-afterAll(() => {
-  col.close();
+afterAll(async () => {
+  await col.close();
   work.cleanup();
 });
 

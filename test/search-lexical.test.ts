@@ -21,12 +21,12 @@ beforeAll(async () => {
   writeFileSync(join(docs, "en.md"), "# Engine\n\nThe engine verifies citations against the source. Running runners run.\n");
   writeFileSync(join(docs, "twin-a.md"), "identical twin text about zebras\n");
   writeFileSync(join(docs, "twin-b.md"), "identical twin text about zebras\n");
-  col = openCollection({ indexDir: join(work.dir, "idx"), create: true });
+  col = await openCollection({ indexDir: join(work.dir, "idx"), create: true });
   const summary = await col.ingest([docs]);
   expect(summary.failed).toEqual([]);
 });
-afterAll(() => {
-  col.close();
+afterAll(async () => {
+  await col.close();
   work.cleanup();
 });
 

@@ -45,11 +45,11 @@ export async function ingest(
   collection = "default",
   chunking: { chunkSize?: number; chunkOverlap?: number } = {},
 ): Promise<void> {
-  const col = openCollection({ indexDir, collection, create: true });
+  const col = await openCollection({ indexDir, collection, create: true });
   try {
     await col.ingest(paths, chunking);
   } finally {
-    col.close();
+    await col.close();
   }
 }
 

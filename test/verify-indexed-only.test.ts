@@ -41,7 +41,7 @@ let mcpStdio: Client;
 beforeAll(async () => {
   corpus = await makeCorpus();
   envPath = join(corpus.docs, ".env");
-  col = openCollection({ indexDir: corpus.indexDir, collection: "default" });
+  col = await openCollection({ indexDir: corpus.indexDir, collection: "default" });
   const [hit] = await col.search("re-reading the source and comparing the hash", { topK: 1 });
   real = hit!.citation;
   const env = (over: Partial<Citation>): Citation => ({
@@ -81,7 +81,7 @@ afterAll(async () => {
   await mcpHttp?.close();
   await mcpStdio?.close();
   await server?.close();
-  col?.close();
+  await col?.close();
   corpus.cleanup();
 });
 

@@ -25,14 +25,14 @@ beforeAll(async () => {
   file = join(work.dir, "docs", "animals.md");
   mkdirSync(join(work.dir, "docs"));
   writeFileSync(file, DOC);
-  col = openCollection({ indexDir: join(work.dir, "idx"), collection: "c", create: true });
+  col = await openCollection({ indexDir: join(work.dir, "idx"), collection: "c", create: true });
   await col.ingest([join(work.dir, "docs")], { chunkSize: 64, chunkOverlap: 0 });
   const hits = await col.search("quokka camera");
   hit = hits.find((h) => h.text.includes("quokka"))!;
   expect(hit.citation.start_line).toBe(4);
 });
-afterAll(() => {
-  col.close();
+afterAll(async () => {
+  await col.close();
   work.cleanup();
 });
 

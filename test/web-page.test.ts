@@ -216,7 +216,7 @@ describe("web page", () => {
     await page.goto(server.url + "/");
     await expect.poll(() => page.locator("#collection option").count()).toBe(2);
     // The collection disappears after the page listed it.
-    deleteCollection({ indexDir: corpus.indexDir, collection: "doomed" });
+    await deleteCollection({ indexDir: corpus.indexDir, collection: "doomed" });
     await page.locator("#collection").selectOption("doomed");
     await page.locator("#query").fill("install");
     await page.locator("button[type=submit]").click();
@@ -240,6 +240,6 @@ describe("web page", () => {
     // "# Weather station\n\nThe anemometer is calibrated every spring." came from lines 4-8 of the file.
     expect(await page.locator("li.hit .where").first().textContent()).toBe("lines 4–8");
     await page.close();
-    deleteCollection({ indexDir: corpus.indexDir, collection: "site" });
+    await deleteCollection({ indexDir: corpus.indexDir, collection: "site" });
   });
 });

@@ -24,11 +24,11 @@ beforeAll(async () => {
   indexDir = join(work.dir, ".groundkit");
   mkdirSync(join(work.dir, "docs"));
   writeFileSync(join(work.dir, "docs", "a.md"), "# A\n\nThe lock keeper writes alone.\n");
-  const col = openCollection({ indexDir, create: true });
+  const col = await openCollection({ indexDir, create: true });
   try {
     await col.ingest([join(work.dir, "docs")]);
   } finally {
-    col.close();
+    await col.close();
   }
   lockPath = WriterLock.pathFor(join(indexDir, "default.sqlite3"));
 });
@@ -149,20 +149,20 @@ describe("writer lock", () => {
   it("refuses to delete a collection another writer holds", async () => {
     const held = await WriterLock.acquire(lockPath, { collection: "default", operation: "ingest", timeoutMs: 0 });
     try {
-      expect(() => deleteCollection({ indexDir })).toThrow(expect.objectContaining({ code: "COLLECTION_BUSY" }));
+      await expect(deleteCollection({ indexDir })).rejects.toThrow(expect.objectContaining({ code: "COLLECTION_BUSY" }));
       const res = grk(["collections", "delete", "default"], { cwd: work.dir });
       expect(res.code).toBe(1);
       expect(res.stderr).toContain("error[COLLECTION_BUSY]");
     } finally {
       held.release();
     }
-    const col = openCollection({ indexDir });
-    expect(col.status().documents).toBe(1);
-    col.close();
+    const col = await openCollection({ indexDir });
+    expect((await col.status()).documents).toBe(1);
+    await col.close();
   });
 
   it("does not write into a collection deleted while the writer waited", async () => {
-    const col = openCollection({ indexDir });
+    const col = await openCollection({ indexDir });
     const held = await WriterLock.acquire(lockPath, { collection: "default", operation: "delete", timeoutMs: 0 });
     let waiting!: () => void;
     const started = new Promise<void>((r) => (waiting = r));
@@ -172,6 +172,6 @@ describe("writer lock", () => {
     for (const suffix of ["", "-wal", "-shm"]) rmSync(join(indexDir, `default.sqlite3${suffix}`), { force: true });
     held.release();
     await expect(ingest).rejects.toMatchObject({ code: "COLLECTION_NOT_FOUND" });
-    col.close();
+    await col.close();
   });
 });

@@ -45,8 +45,8 @@ export interface QuoteCheck {
 
 /** How verify_quote reaches the collection (the library face implements it). */
 export interface QuoteSources {
-  chunk(chunkId: string): { text: string; citation: Citation } | undefined;
-  document(documentId: string): DocumentFields | undefined;
+  chunk(chunkId: string): Promise<{ text: string; citation: Citation } | undefined>;
+  document(documentId: string): Promise<DocumentFields | undefined>;
   /** Re-check a citation, returning the source's current text when it could be read. */
   check(citation: Citation, originalText: string | undefined): Promise<PassageCheck>;
   verify(citation: Citation): Promise<Verification>;
@@ -76,7 +76,7 @@ function verdictOf(found: QuoteOccurrence[], sourceVerdict: Verification | undef
  */
 export async function verifyQuoteInChunk(quote: string, chunkId: string, sources: QuoteSources, collection: string): Promise<QuoteCheck> {
   checkQuoteText(quote);
-  const chunk = sources.chunk(chunkId);
+  const chunk = await sources.chunk(chunkId);
   if (!chunk) throw new GroundkitError("CHUNK_NOT_FOUND", `No chunk ${chunkId} in collection '${collection}'.`);
   const spans = findQuote(chunk.text, quote, MAX_QUOTE_OCCURRENCES + 1);
   const check = spans.length > 0 ? await sources.check(chunk.citation, chunk.text) : undefined;
@@ -108,7 +108,7 @@ export async function verifyQuoteInChunk(quote: string, chunkId: string, sources
  */
 export async function verifyQuoteInDocument(quote: string, documentId: string, sources: QuoteSources, collection: string): Promise<QuoteCheck> {
   checkQuoteText(quote);
-  const doc = sources.document(documentId);
+  const doc = await sources.document(documentId);
   if (!doc) throw new GroundkitError("DOCUMENT_NOT_FOUND", `No document ${documentId} in collection '${collection}'.`);
   // An empty span at the start: checking it reads the source through the usual containment and class rules.
   const probe: Citation = {

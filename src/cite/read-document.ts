@@ -65,7 +65,7 @@ export async function readDocumentLines(
   doc: StoredDocument,
   request: LineRangeRequest,
   ctx: VerifyContext,
-  chunkIdAt: (offset: number) => string | undefined,
+  chunkIdAt: (offset: number) => Promise<string | undefined>,
 ): Promise<DocumentLines> {
   const whole: Citation = {
     document_id: doc.document_id,
@@ -123,7 +123,7 @@ export async function readDocumentLines(
   const lines = content.lineRange(start, end);
   if (!cutMidLine) end = Math.max(start, Math.min(end, lineEnd(content, lines.endLine, totalLines)));
   const text = content.slice(start, end);
-  const citation = spanCitationInContent(whole, chunkIdAt(start) ?? doc.document_id, content, { pageStarts }, start, end);
+  const citation = spanCitationInContent(whole, (await chunkIdAt(start)) ?? doc.document_id, content, { pageStarts }, start, end);
   const next = truncated && !cutMidLine ? lines.endLine + 1 : null;
   return {
     lines_of: doc.source_class === "text" ? "file" : "extracted text",
@@ -152,12 +152,12 @@ interface ReadBack {
  * over the budget ends with the last file line that fits, or mid-line when even
  * the first does not.
  */
-function readFileLines(
+async function readFileLines(
   doc: StoredDocument,
   request: LineRangeRequest,
   { whole, content, pageStarts, sourceLines }: ReadBack,
-  chunkIdAt: (offset: number) => string | undefined,
-): DocumentLines {
+  chunkIdAt: (offset: number) => Promise<string | undefined>,
+): Promise<DocumentLines> {
   const totalLines = sourceLines.lines[sourceLines.lines.length - 1]!;
   const first = request.startLine ?? 1;
   const asked = Math.min(request.endLine ?? totalLines, totalLines);
@@ -197,7 +197,7 @@ function readFileLines(
   const cutMidLine = end < (spanOf(last)?.end ?? start);
   const fileLines = sourceLineRange(sourceLines, start, end)!;
   const text = content.slice(start, end);
-  const citation = spanCitationInContent(whole, chunkIdAt(start) ?? doc.document_id, content, { pageStarts, sourceLines }, start, end);
+  const citation = spanCitationInContent(whole, (await chunkIdAt(start)) ?? doc.document_id, content, { pageStarts, sourceLines }, start, end);
   // Continue at the next file line that holds text.
   const following = sourceLines.lines.find((line) => line > fileLines.endLine);
   const next = truncated && !cutMidLine ? (following ?? null) : null;

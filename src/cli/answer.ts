@@ -83,7 +83,7 @@ export function answerCommand(): Command {
     action(async (question: string, flags: AnswerFlags) => {
       const loc = resolveLocation(flags);
       const chat = chatConfigFrom(loc.config, flags);
-      const col = openCollection(loc);
+      const col = await openCollection(loc);
       try {
         const report = await col.answer(question, {
           chat,
@@ -100,7 +100,7 @@ export function answerCommand(): Command {
         else for (const line of renderAnswer(report)) println(line);
         return flags.strict && report.grounding.verdict !== "grounded" ? NOT_GROUNDED_EXIT : 0;
       } finally {
-        col.close();
+        await col.close();
       }
     }),
   );

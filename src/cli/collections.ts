@@ -11,15 +11,16 @@ export function collectionsCommand(): Command {
   withCommonOptions(cmd).action(
     action(async (flags: CommonFlags) => {
       const loc = resolveLocation(flags);
-      const rows = listCollections(loc.indexDir ?? DEFAULTS.indexDir, loc.store).map((name) => {
-        const col = openCollection({ indexDir: loc.indexDir, collection: name, store: loc.store });
+      const rows: Array<{ name: string; documents: number; chunks: number; last_ingest_at: string | null }> = [];
+      for (const name of await listCollections(loc.indexDir ?? DEFAULTS.indexDir, loc.store)) {
+        const col = await openCollection({ indexDir: loc.indexDir, collection: name, store: loc.store });
         try {
-          const s = col.status();
-          return { name, documents: s.documents, chunks: s.chunks, last_ingest_at: s.last_ingest_at };
+          const s = await col.status();
+          rows.push({ name, documents: s.documents, chunks: s.chunks, last_ingest_at: s.last_ingest_at });
         } finally {
-          col.close();
+          await col.close();
         }
-      });
+      }
       if (flags.json) printJson({ collections: rows });
       else if (rows.length === 0) println("no collections");
       else for (const r of rows) println(`${r.name}\t${r.documents} documents\t${r.chunks} chunks\tlast ingest ${r.last_ingest_at ?? "never"}`);
@@ -29,7 +30,7 @@ export function collectionsCommand(): Command {
   withCommonOptions(del).action(
     action(async (name: string, flags: CommonFlags) => {
       const loc = resolveLocation(flags);
-      deleteCollection({ indexDir: loc.indexDir, collection: name, store: loc.store });
+      await deleteCollection({ indexDir: loc.indexDir, collection: name, store: loc.store });
       if (flags.json) printJson({ deleted: name });
       else println(`deleted collection ${name}`);
     }),
@@ -61,9 +62,9 @@ function copyCommand(): Command {
       // PostgreSQL as the config file's store section says, else its defaults (GROUNDKIT_PG_URL).
       const postgres = loc.store?.kind === "postgres" ? loc.store : { kind: "postgres" as const };
       const storeOf = (kind: "sqlite" | "postgres") => (kind === "postgres" ? postgres : undefined);
-      const source = openCollection({ ...loc, collection: from.name, store: storeOf(from.kind) });
+      const source = await openCollection({ ...loc, collection: from.name, store: storeOf(from.kind) });
       try {
-        const target = openCollection({ ...loc, collection: to.name, store: storeOf(to.kind), create: true });
+        const target = await openCollection({ ...loc, collection: to.name, store: storeOf(to.kind), create: true });
         try {
           const done = await source.copyInto(target, {
             ...lockWait(flags, to.name),
@@ -72,10 +73,10 @@ function copyCommand(): Command {
           if (flags.json) printJson({ from: flags.from, to: flags.to, ...done });
           else println(`copied ${done.documents} documents, ${done.chunks} chunks, ${done.vectors} vectors from ${flags.from} to ${flags.to}`);
         } finally {
-          target.close();
+          await target.close();
         }
       } finally {
-        source.close();
+        await source.close();
       }
     }),
   );

@@ -25,7 +25,7 @@ export function doctorCommand(): Command {
     action(async (flags: DoctorFlags) => {
       const loc = resolveLocation(flags);
       const indexDir = resolve(loc.indexDir ?? DEFAULTS.indexDir);
-      const names = loc.collection !== undefined ? [loc.collection] : listCollections(indexDir);
+      const names = loc.collection !== undefined ? [loc.collection] : await listCollections(indexDir);
       const reports: DoctorReport[] = [];
       for (const name of names) {
         const one = { ...loc, indexDir, collection: name };

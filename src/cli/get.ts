@@ -24,7 +24,7 @@ export function getCommand(): Command {
     .option("--base-dir <dir>", "containment root for reading the source (default: recorded at ingest)");
   withCommonOptions(cmd).action(
     action(async (typed: string, flags: GetFlags) => {
-      const col = openCollection(resolveLocation(flags));
+      const col = await openCollection(resolveLocation(flags));
       try {
         const { ref, startLine, endLine } = parseRangedRef(typed, (r) => exists(() => col.findDocument(r)));
         const view = await col.getDocument(ref, { startLine, endLine, maxChars: flags.maxChars, baseDir: flags.baseDir });
@@ -43,7 +43,7 @@ export function getCommand(): Command {
         }
         println(JSON.stringify(view.citation));
       } finally {
-        col.close();
+        await col.close();
       }
     }),
   );

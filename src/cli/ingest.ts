@@ -47,7 +47,7 @@ export function ingestCommand(): Command {
     action(async (paths: string[], flags: IngestFlags) => {
       const loc = resolveLocation(flags);
       const folders = flags.watch ? watchedFolders(paths) : [];
-      const col = openCollection({ ...loc, create: true });
+      const col = await openCollection({ ...loc, create: true });
       const progress = createProgress(flags.progress !== false);
       const embedRate = createRate("chunks");
       const indexRate = createRate("vectors");
@@ -66,12 +66,12 @@ export function ingestCommand(): Command {
       };
       if (flags.watch) {
         try {
-          await keepWatching(folders, flags.debounce ?? 300, (watched, onChange) =>
+          await keepWatching(folders, flags.debounce ?? 300, async (watched, onChange) =>
             // A collection with vectors stays dense: new chunks are embedded as they are written.
-            col.ingest(watched, { ...options, dense: options.dense || col.status().embedding !== null, onChange }),
+            col.ingest(watched, { ...options, dense: options.dense || (await col.status()).embedding !== null, onChange }),
           );
         } finally {
-          col.close();
+          await col.close();
         }
         return 0;
       }
@@ -88,13 +88,13 @@ export function ingestCommand(): Command {
         });
       } catch (err) {
         progress.done();
-        col.close();
-        if (col.createdNow) removeIfUnused({ indexDir: loc.indexDir, collection: col.name });
+        await col.close();
+        if (col.createdNow) await removeIfUnused({ indexDir: loc.indexDir, collection: col.name });
         throw err;
       }
       progress.done();
-      col.close();
-      if (col.createdNow) removeIfUnused({ indexDir: loc.indexDir, collection: col.name });
+      await col.close();
+      if (col.createdNow) await removeIfUnused({ indexDir: loc.indexDir, collection: col.name });
       if (flags.json) printJson({ collection: col.name, ...summary });
       else printSummary(summary);
       return summary.failed.length > 0 ? 1 : 0;

@@ -19,9 +19,9 @@ export function lsCommand(): Command {
     .option("--after <source>", "start after this source (the `next_after` of the previous page)");
   withCommonOptions(cmd).action(
     action(async (prefix: string | undefined, flags: LsFlags) => {
-      const col = openCollection(resolveLocation(flags));
+      const col = await openCollection(resolveLocation(flags));
       try {
-        const page = col.listDocuments({ prefix: prefix === undefined ? undefined : sourcePrefix(prefix), after: flags.after, limit: flags.limit });
+        const page = await col.listDocuments({ prefix: prefix === undefined ? undefined : sourcePrefix(prefix), after: flags.after, limit: flags.limit });
         if (flags.json) {
           printJson({ collection: col.name, ...page });
           return;
@@ -32,7 +32,7 @@ export function lsCommand(): Command {
         }
         if (page.next_after) println(`more: grk ls${prefix ? ` ${prefix}` : ""} --after '${page.next_after.replaceAll("'", "'\\''")}'`);
       } finally {
-        col.close();
+        await col.close();
       }
     }),
   );

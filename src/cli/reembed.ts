@@ -18,7 +18,7 @@ export function reembedCommand(): Command {
   withCommonOptions(cmd).action(
     action(async (flags: CommonFlags & LockTimeoutFlags & { progress?: boolean }) => {
       const loc = resolveLocation(flags);
-      const col = openCollection(loc);
+      const col = await openCollection(loc);
       const progress = createProgress(flags.progress !== false);
       const rate = createRate("chunks");
       try {
@@ -28,12 +28,12 @@ export function reembedCommand(): Command {
           lockWait(flags, col.name),
         );
         progress.done();
-        const status = col.status();
+        const status = await col.status();
         if (flags.json) printJson({ collection: col.name, ...res, embedding: status.embedding });
         else println(`re-embedded ${res.vectors_written} chunks with ${status.embedding ? describeIdentity(status.embedding) : "?"}`);
       } finally {
         progress.done();
-        col.close();
+        await col.close();
       }
     }),
   );

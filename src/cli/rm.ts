@@ -13,7 +13,7 @@ export function rmCommand(): Command {
   withLockTimeoutOption(cmd);
   withCommonOptions(cmd).action(
     action(async (typed: string[], flags: CommonFlags & LockTimeoutFlags) => {
-      const col = openCollection(resolveLocation(flags));
+      const col = await openCollection(resolveLocation(flags));
       try {
         const out = await col.removeDocuments(typed.map(documentRef), lockWait(flags, col.name));
         if (flags.json) printJson({ collection: col.name, ...out });
@@ -25,7 +25,7 @@ export function rmCommand(): Command {
         }
         return out.not_found.length > 0 ? 1 : 0;
       } finally {
-        col.close();
+        await col.close();
       }
     }),
   );

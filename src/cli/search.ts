@@ -36,12 +36,12 @@ export function searchCommand(): Command {
       const loc = resolveLocation(flags);
       if (flags.allCollections && flags.collection) throw new GroundkitError("USAGE", "Pass either --collection or --all-collections, not both.");
       const names = flags.allCollections
-        ? listCollections(loc.indexDir ?? DEFAULTS.indexDir)
+        ? await listCollections(loc.indexDir ?? DEFAULTS.indexDir)
         : loc.collection?.includes(",")
           ? loc.collection.split(",").map((n) => n.trim())
           : undefined;
       if (names) return searchSeveral(query, names, loc, flags);
-      const col = openCollection(loc);
+      const col = await openCollection(loc);
       try {
         const mode = flags.mode ?? "bm25";
         const { results, no_results } = await col.searchOutcome(query, searchOptions(flags));
@@ -53,7 +53,7 @@ export function searchCommand(): Command {
         const style = markStyleFor(process.stdout);
         for (const hit of results) for (const line of renderHit(hit, style)) println(line);
       } finally {
-        col.close();
+        await col.close();
       }
     }),
   );
@@ -77,7 +77,7 @@ async function searchSeveral(query: string, names: string[], loc: ReturnType<typ
   if (names.length === 0) throw new GroundkitError("COLLECTION_NOT_FOUND", "There are no collections to search in this index directory.");
   const cols = [];
   try {
-    for (const name of names) cols.push(openCollection({ ...loc, collection: name }));
+    for (const name of names) cols.push(await openCollection({ ...loc, collection: name }));
     const mode = flags.mode ?? "bm25";
     const results = await searchAcross(cols, query, searchOptions(flags));
     if (flags.json) {
@@ -92,6 +92,6 @@ async function searchSeveral(query: string, names: string[], loc: ReturnType<typ
       for (const line of rest) println(line);
     }
   } finally {
-    for (const col of cols) col.close();
+    for (const col of cols) await col.close();
   }
 }

@@ -72,12 +72,12 @@ export function serveMcpCommand(): Command {
       await server.connect(new StdioServerTransport(process.stdin, rpcOut));
       log.info("serve-mcp ready", {
         index_dir: indexDir,
-        collections: ctx.collections.names().length,
+        collections: (await ctx.collections.names()).length,
         default_collection: ctx.defaultCollection,
         tools: mutating ? "read and mutating (GROUNDKIT_API_TOKEN set)" : "read-only",
       });
       await closed;
-      ctx.collections.closeAll();
+      await ctx.collections.closeAll();
     }),
   );
   return cmd;

@@ -127,12 +127,12 @@ export function serveCommand(): Command {
                 context.collections.use(
                   context.defaultCollection,
                   // A collection with vectors stays dense: new chunks are embedded as they are written.
-                  (col) =>
+                  async (col) =>
                     col.ingest(watched, {
                       include: loc.config.include,
                       exclude: loc.config.exclude,
                       maxFileSize: loc.config.max_file_size ?? DEFAULTS.maxFileSize,
-                      dense: col.status().embedding !== null,
+                      dense: (await col.status()).embedding !== null,
                       lockTimeoutMs: context.lockTimeoutMs,
                       onChange,
                     }),
@@ -219,6 +219,6 @@ async function runPrimary(
   if (!failure) log.info("shutting down");
   await watch?.close();
   await pool.stop();
-  context.collections.closeAll();
+  await context.collections.closeAll();
   if (failure) throw failure;
 }

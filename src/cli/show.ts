@@ -11,7 +11,7 @@ export function showCommand(): Command {
     .option("--base-dir <dir>", "containment root for verification (default: recorded at ingest)");
   withCommonOptions(cmd).action(
     action(async (chunkId: string, flags: CommonFlags & { baseDir?: string }) => {
-      const col = openCollection(resolveLocation(flags));
+      const col = await openCollection(resolveLocation(flags));
       try {
         const view = await col.getChunk(chunkId, { baseDir: flags.baseDir });
         if (flags.json) {
@@ -26,7 +26,7 @@ export function showCommand(): Command {
         println("");
         println(JSON.stringify(view.citation));
       } finally {
-        col.close();
+        await col.close();
       }
     }),
   );

@@ -28,9 +28,9 @@ export function statusCommand(): Command {
   const cmd = new Command("status").description("show a collection's counts, schema version and last ingest");
   withCommonOptions(cmd).action(
     action(async (flags: CommonFlags) => {
-      const col = openCollection(resolveLocation(flags));
+      const col = await openCollection(resolveLocation(flags));
       try {
-        const s = col.status();
+        const s = await col.status();
         if (flags.json) {
           printJson(s);
           return;
@@ -48,7 +48,7 @@ export function statusCommand(): Command {
         if (s.chunker) println(`chunker size ${s.chunker.chunk_size} overlap ${s.chunker.chunk_overlap}`);
         for (const d of s.base_dirs) println(`base dir ${d}`);
       } finally {
-        col.close();
+        await col.close();
       }
     }),
   );

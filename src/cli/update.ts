@@ -29,10 +29,10 @@ export function updateCommand(): Command {
     action(async (flags: UpdateFlags) => {
       const loc = resolveLocation(flags);
       if (flags.all && flags.collection) throw new GroundkitError("USAGE", "Pass either --collection NAME or --all, not both.");
-      const names = flags.all ? listCollections(loc.indexDir ?? DEFAULTS.indexDir) : [loc.collection ?? DEFAULTS.collection];
+      const names = flags.all ? await listCollections(loc.indexDir ?? DEFAULTS.indexDir) : [loc.collection ?? DEFAULTS.collection];
       const results: Array<{ collection: string; roots: number } & IngestSummary> = [];
       for (const name of names) {
-        const col = openCollection({ ...loc, collection: name });
+        const col = await openCollection({ ...loc, collection: name });
         const progress = createProgress(flags.progress !== false);
         try {
           const summary = await col.update({
@@ -46,7 +46,7 @@ export function updateCommand(): Command {
           results.push({ collection: name, ...summary });
         } finally {
           progress.done();
-          col.close();
+          await col.close();
         }
       }
       if (flags.json) printJson({ collections: results });

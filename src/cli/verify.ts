@@ -15,7 +15,7 @@ export function verifyCommand(): Command {
   withCommonOptions(cmd).action(
     action(async (file: string, flags: CommonFlags & { baseDir?: string }) => {
       const inputs = readCitations(file);
-      const col = openCollection(resolveLocation(flags));
+      const col = await openCollection(resolveLocation(flags));
       try {
         const results = [];
         for (const input of inputs) {
@@ -28,7 +28,7 @@ export function verifyCommand(): Command {
         else for (const [i, r] of results.entries()) for (const line of renderVerdict(inputs[i], i, r)) println(line);
         return results.every((r) => r.verdict === "verified") ? 0 : 1;
       } finally {
-        col.close();
+        await col.close();
       }
     }),
   );

@@ -26,16 +26,16 @@ export function looksLikeIdPrefix(ref: string): boolean {
  * @returns undefined when nothing matches
  * @throws GroundkitError AMBIGUOUS_ID listing the candidates
  * @example
- *   resolveIdPrefix("chunk", "3fa9c0", (p, n) => store.chunkIdsWithPrefix(p, n)) // "3fa9c0…" (32 digits)
+ *   await resolveIdPrefix("chunk", "3fa9c0", (p, n) => store.chunkIdsWithPrefix(p, n)) // "3fa9c0…" (32 digits)
  */
-export function resolveIdPrefix(
+export async function resolveIdPrefix(
   kind: "chunk" | "document",
   ref: string,
-  withPrefix: (prefix: string, limit: number) => string[],
-): string | undefined {
+  withPrefix: (prefix: string, limit: number) => Promise<string[]>,
+): Promise<string | undefined> {
   const lower = ref.toLowerCase();
   if (!looksLikeIdPrefix(lower)) return undefined;
-  const found = withPrefix(lower, LISTED + 1);
+  const found = await withPrefix(lower, LISTED + 1);
   if (found.length <= 1) return found[0];
   if (found.includes(lower)) return lower;
   const listed = found.slice(0, LISTED).join(", ") + (found.length > LISTED ? ", …" : "");

@@ -36,8 +36,8 @@ export async function closeEmbeddingProviders(): Promise<void> {
 }
 
 /** The identity recorded for a collection, if it has vectors. */
-export function recordedIdentity(store: Store): EmbeddingIdentity | undefined {
-  const raw = store.getMeta(IDENTITY_KEY);
+export async function recordedIdentity(store: Pick<Store, "getMeta">): Promise<EmbeddingIdentity | undefined> {
+  const raw = await store.getMeta(IDENTITY_KEY);
   return raw ? EmbeddingIdentitySchema.parse(JSON.parse(raw)) : undefined;
 }
 
@@ -53,11 +53,11 @@ function isUseLite(identity: EmbeddingIdentity | undefined): boolean {
  * (USE-lite) recorded `{provider: "local"}`; that now names MiniLM, so such a
  * record is read as `use-lite`, the same model under its new name.
  */
-function recordedConfig(store: Store): EmbeddingConfig | undefined {
-  const raw = store.getMeta(CONFIG_KEY);
+async function recordedConfig(store: Store): Promise<EmbeddingConfig | undefined> {
+  const raw = await store.getMeta(CONFIG_KEY);
   if (!raw) return undefined;
   const config = parseEmbeddingConfig(JSON.parse(raw));
-  if (config.provider === "local" && isUseLite(recordedIdentity(store))) {
+  if (config.provider === "local" && isUseLite(await recordedIdentity(store))) {
     return {
       provider: "use-lite",
       ...(config.batch_size !== undefined ? { batch_size: config.batch_size } : {}),
@@ -83,12 +83,12 @@ export async function bindProvider(
   requested: EmbeddingConfig | undefined,
   opts: { allowChange?: boolean; vectorCache?: VectorCache | undefined } = {},
 ): Promise<{ provider: EmbeddingProvider; config: EmbeddingConfig }> {
-  const config = requested ?? recordedConfig(store) ?? DEFAULT_EMBEDDING_CONFIG;
+  const config = requested ?? (await recordedConfig(store)) ?? DEFAULT_EMBEDDING_CONFIG;
   const shared = await cachedProvider(config);
   const provider = opts.vectorCache ? opts.vectorCache.wrap(shared) : shared;
-  const recorded = recordedIdentity(store);
+  const recorded = await recordedIdentity(store);
   // With no vectors stored yet there is nothing to mix with, so the identity may still change.
-  if (recorded && !opts.allowChange && store.countVectors() > 0 && !sameIdentity(recorded, provider.identity)) {
+  if (recorded && !opts.allowChange && (await store.countVectors()) > 0 && !sameIdentity(recorded, provider.identity)) {
     throw new GroundkitError(
       "EMBEDDING_MISMATCH",
       `Collection '${collection}' holds vectors from ${describeIdentity(recorded)}, but this run uses ` +

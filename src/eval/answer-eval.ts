@@ -74,7 +74,7 @@ export async function evaluateAnswers(corpusDir: string, judgmentsFile: string, 
   const corpus = resolve(corpusDir);
   const judgments = await loadJudgments(judgmentsFile, corpus, { contentOf: goldenContent });
   const root = await mkdtemp(join(tmpdir(), "grk-eval-answer-"));
-  const col = openCollection({ ...opts.settings, chat: opts.chat, indexDir: join(root, "index"), collection: "eval", create: true });
+  const col = await openCollection({ ...opts.settings, chat: opts.chat, indexDir: join(root, "index"), collection: "eval", create: true });
   try {
     await col.ingest([corpus], { chunkSize: opts.chunkSize, chunkOverlap: opts.chunkOverlap });
     const docOf = (source: string) => relative(corpus, source).split(sep).join("/");
@@ -115,7 +115,7 @@ export async function evaluateAnswers(corpusDir: string, judgmentsFile: string, 
       config: { corpus_dir: corpusDir, judgments: judgmentsFile, top_k: opts.topK ?? 6, chunk_size: opts.chunkSize ?? null, chunk_overlap: opts.chunkOverlap ?? null },
     };
   } finally {
-    col.close();
+    await col.close();
     await rm(root, { recursive: true, force: true });
   }
 }

@@ -55,7 +55,7 @@ async function withTempCollection(
 ): Promise<EvalReport> {
   const root = await mkdtemp(join(tmpdir(), "grk-eval-"));
   const cache = opts.embeddingCacheFile !== undefined && opts.stages?.dense ? openVectorCache(opts.embeddingCacheFile) : undefined;
-  const col = openCollection({
+  const col = await openCollection({
     ...opts.stages?.collection,
     indexDir: join(root, "index"),
     collection: "eval",
@@ -86,7 +86,7 @@ async function withTempCollection(
       },
     };
   } finally {
-    col.close();
+    await col.close();
     cache?.close();
     await rm(root, { recursive: true, force: true });
   }
@@ -131,11 +131,11 @@ async function ingestCorpus(col: Collection, dir: string, opts: HarnessOptions):
 }
 
 /** What produced the numbers, echoed into the report. */
-function configEcho(col: Collection, opts: HarnessOptions): Record<string, unknown> {
+async function configEcho(col: Collection, opts: HarnessOptions): Promise<Record<string, unknown>> {
   return {
     chunk_size: opts.settings.chunkSize,
     chunk_overlap: opts.settings.chunkOverlap,
-    embedding: col.status().embedding,
+    embedding: (await col.status()).embedding,
     reranker: opts.stages?.rerank ? (opts.stages.collection?.reranker ?? null) : null,
     retrieval: opts.stages?.collection?.retrieval ?? null,
   };
@@ -169,11 +169,12 @@ export async function evaluateGolden(
     opts.onProgress?.({ stage: "ingest", phase: "ingest", done: 0, total: 1 });
     await timed("ingest_ms", () => ingestCorpus(col, corpus, opts));
     const docOf = (source: string) => relative(corpus, source).split(sep).join("/");
+    const echo = await configEcho(col, opts);
     return timed("retrieval_ms", () =>
       runGoldenEval(judgments, stagesFor(col, docOf, opts.stages), {
         latencyRuns: opts.latencyRuns,
         onProgress: opts.onProgress,
-        config: { corpus_dir: corpusDir, judgments: judgmentsFile, ...configEcho(col, opts) },
+        config: { corpus_dir: corpusDir, judgments: judgmentsFile, ...echo },
       }),
     );
   });
@@ -206,11 +207,12 @@ export async function evaluateBeir(dir: string, split: string, opts: HarnessOpti
       if (++count % 500 === 0) opts.onProgress?.({ stage: "ingest", phase: "ingest", done: count, total: 0 });
     }
     await timed("ingest_ms", () => ingestCorpus(col, docsDir, opts));
+    const echo = await configEcho(col, opts);
     return timed("retrieval_ms", () =>
       runBeirEval(queries, qrels, stagesFor(col, idFromSource, opts.stages), {
         latencyRuns: opts.latencyRuns,
         onProgress: opts.onProgress,
-        config: { dataset: dir, split, documents: count, ...configEcho(col, opts) },
+        config: { dataset: dir, split, documents: count, ...echo },
       }),
     );
   });

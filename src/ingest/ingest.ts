@@ -177,7 +177,7 @@ export class Ingestor {
     }
     this.summary.duration_ms = Math.round(performance.now() - started);
     if (this.summary.indexed > 0 || this.summary.removed > 0) {
-      this.store.setMeta("last_ingest_at", new Date().toISOString());
+      await this.store.setMeta("last_ingest_at", new Date().toISOString());
     }
     return this.summary;
   }
@@ -191,10 +191,10 @@ export class Ingestor {
       return;
     }
     const baseDir = resolve(this.opts.baseDir ?? (isDir ? path : dirname(path)));
-    this.recordBaseDir(baseDir);
+    await this.recordBaseDir(baseDir);
     this.reached.push({ source: path, kind: "path" });
     // The walk's sources are recorded in the store; pruning keeps every document whose source is among them.
-    this.store.resetSeenSources();
+    await this.store.resetSeenSources();
     // Discovery is lazy, interleaved with reading: this span covers one input's walk, the
     // per-file stages are its children, and discover_ms is the time spent finding files.
     await withSpan(INGEST_SPANS.discover, { "groundkit.ingest.folder": isDir }, async (span) => {
@@ -220,7 +220,7 @@ export class Ingestor {
           this.summary.files_seen++;
           files++;
           if (entry.kind === "refused") {
-            this.store.markSourceSeen(entry.path);
+            await this.store.markSourceSeen(entry.path);
             this.fail(entry.path, entry.error);
             continue;
           }
@@ -235,7 +235,7 @@ export class Ingestor {
         await this.commitBatch();
       }
     });
-    if (isDir) this.prune(path);
+    if (isDir) await this.prune(path);
   }
 
   /** `realPath` is the one discovery checked for containment: the read opens that, never `path` again. */
@@ -247,13 +247,13 @@ export class Ingestor {
       return;
     }
     // Seen, whatever happens next: written, unchanged, empty or failed, its document is not pruned.
-    this.store.markSourceSeen(path);
+    await this.store.markSourceSeen(path);
     try {
       const read = await withSpan(INGEST_SPANS.read, { "groundkit.ingest.ext": extname(path).toLowerCase() }, async (span) => {
         const bytes = await readContainedFile(realPath, this.opts.maxFileSize, path);
         const loadedBy = loader.revision === undefined ? loader.identity : `${loader.identity}#${loader.revision}`;
         const fingerprint = fingerprintOf(sha256(bytes), loadedBy, this.opts);
-        const existing = this.store.documentState(path);
+        const existing = await this.store.documentState(path);
         const unchanged = existing !== undefined && existing.fingerprint === fingerprint && existing.base_dir === baseDir;
         span.setAttributes({ "groundkit.ingest.bytes": bytes.length, "groundkit.ingest.unchanged": unchanged });
         return { bytes, fingerprint, unchanged, replaces: existing !== undefined };
@@ -296,7 +296,7 @@ export class Ingestor {
       this.reached.push({ source: res.url, kind: "url" });
       const loader = await this.dispatcher.forMediaType(res.contentType, label);
       const fingerprint = fingerprintOf(sha256(res.body), `snapshot:${loader.identity}`, this.opts);
-      const existing = this.store.getDocumentBySource(res.url);
+      const existing = await this.store.getDocumentBySource(res.url);
       if (existing && existing.fingerprint === fingerprint && (await this.snapshotIntact(existing))) {
         this.summary.unchanged++;
         return;
@@ -384,8 +384,8 @@ export class Ingestor {
         return;
       }
     }
-    const outcome = withSpan(INGEST_SPANS.commit, { "groundkit.ingest.documents": this.batch.size }, (span) => {
-      const committed = this.batch.commit();
+    const outcome = await withSpan(INGEST_SPANS.commit, { "groundkit.ingest.documents": this.batch.size }, async (span) => {
+      const committed = await this.batch.commit();
       span.setAttributes({ "groundkit.ingest.written": committed.written.length, "groundkit.ingest.failed": committed.failed.length });
       return committed;
     });
@@ -404,7 +404,7 @@ export class Ingestor {
     if (embed) await withSpan(INGEST_SPANS.embed, { "groundkit.ingest.documents": 1 }, () => embedDocuments([pending], embed));
     const staged = await this.snapshots.stage(pending.doc.document_id, content);
     try {
-      withSpan(INGEST_SPANS.commit, { "groundkit.ingest.documents": 1 }, () => this.store.replaceDocument(pending.doc, pending.chunks, pending.vectors));
+      await withSpan(INGEST_SPANS.commit, { "groundkit.ingest.documents": 1 }, () => this.store.replaceDocument(pending.doc, pending.chunks, pending.vectors));
     } catch (err) {
       await staged.abort();
       throw err;
@@ -427,25 +427,29 @@ export class Ingestor {
    * it is. By source, not row id: a document another writer replaced since
    * this walk saw its file is still that file's document.
    */
-  private prune(folder: string): void {
+  private async prune(folder: string): Promise<void> {
     let after = 0;
     for (;;) {
-      const page = this.store.unseenDocumentsUnder(folder + sep, after, PRUNE_PAGE);
+      const page = await this.store.unseenDocumentsUnder(folder + sep, after, PRUNE_PAGE);
       if (page.length === 0) return;
       after = page[page.length - 1]!.rowid;
       const gone = page.filter((d) => d.source_class !== ("snapshot" satisfies SourceClass));
       if (gone.length === 0) continue;
-      const removed = this.store.transaction(() => gone.filter((d) => this.store.deleteDocument(d.document_id)));
+      const removed = await this.store.transaction(async (tx) => {
+        const out: typeof gone = [];
+        for (const d of gone) if (await tx.deleteDocument(d.document_id)) out.push(d);
+        return out;
+      });
       this.summary.removed += removed.length;
       for (const d of removed) this.opts.onChange?.({ source: d.source, change: "removed", chunks: 0 });
     }
   }
 
-  private recordBaseDir(baseDir: string): void {
-    const dirs = new Set<string>(JSON.parse(this.store.getMeta("base_dirs") ?? "[]") as string[]);
+  private async recordBaseDir(baseDir: string): Promise<void> {
+    const dirs = new Set<string>(JSON.parse((await this.store.getMeta("base_dirs")) ?? "[]") as string[]);
     if (dirs.has(baseDir)) return;
     dirs.add(baseDir);
-    this.store.setMeta("base_dirs", JSON.stringify([...dirs].sort()));
+    await this.store.setMeta("base_dirs", JSON.stringify([...dirs].sort()));
   }
 
   /** Let the event loop run when synchronous work has held it for a while. */

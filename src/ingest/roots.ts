@@ -26,44 +26,44 @@ export type IngestRoot = z.infer<typeof RootSchema>;
 const META_KEY = "roots";
 
 /** The collection's recorded roots, in source order; an unreadable record reads as none. */
-export function recordedRoots(store: Pick<Store, "getMeta">): IngestRoot[] {
-  const raw = store.getMeta(META_KEY);
+export async function recordedRoots(store: Pick<Store, "getMeta">): Promise<IngestRoot[]> {
+  const raw = await store.getMeta(META_KEY);
   if (!raw) return [];
   const parsed = z.array(RootSchema).safeParse(safeJson(raw));
   return parsed.success ? parsed.data : [];
 }
 
 /** Record (or re-record) roots; the caller holds the writer lock. */
-export function recordRoots(store: Pick<Store, "getMeta" | "setMeta">, roots: readonly IngestRoot[]): void {
+export async function recordRoots(store: Pick<Store, "getMeta" | "setMeta">, roots: readonly IngestRoot[]): Promise<void> {
   if (roots.length === 0) return;
-  const bySource = new Map(recordedRoots(store).map((r) => [r.source, r]));
+  const bySource = new Map((await recordedRoots(store)).map((r) => [r.source, r]));
   for (const r of roots) bySource.set(r.source, r);
-  writeRoots(store, [...bySource.values()]);
+  await writeRoots(store, [...bySource.values()]);
 }
 
 /**
  * Forget the path roots equal to `path` or under it (a removed folder must not
  * come back with the next update). Returns the forgotten sources.
  */
-export function forgetRootsUnder(store: Pick<Store, "getMeta" | "setMeta">, path: string): string[] {
-  const roots = recordedRoots(store);
+export async function forgetRootsUnder(store: Pick<Store, "getMeta" | "setMeta">, path: string): Promise<string[]> {
+  const roots = await recordedRoots(store);
   const gone = roots.filter((r) => r.kind === "path" && (r.source === path || isWithin(r.source, path)));
-  if (gone.length > 0) writeRoots(store, roots.filter((r) => !gone.includes(r)));
+  if (gone.length > 0) await writeRoots(store, roots.filter((r) => !gone.includes(r)));
   return gone.map((r) => r.source);
 }
 
 /** Forget one root exactly (a URL, or a path). */
-export function forgetRoot(store: Pick<Store, "getMeta" | "setMeta">, source: string): boolean {
-  const roots = recordedRoots(store);
+export async function forgetRoot(store: Pick<Store, "getMeta" | "setMeta">, source: string): Promise<boolean> {
+  const roots = await recordedRoots(store);
   const kept = roots.filter((r) => r.source !== source);
   if (kept.length === roots.length) return false;
-  writeRoots(store, kept);
+  await writeRoots(store, kept);
   return true;
 }
 
-function writeRoots(store: Pick<Store, "setMeta">, roots: IngestRoot[]): void {
+function writeRoots(store: Pick<Store, "setMeta">, roots: IngestRoot[]): Promise<void> {
   roots.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
-  store.setMeta(META_KEY, JSON.stringify(roots));
+  return store.setMeta(META_KEY, JSON.stringify(roots));
 }
 
 function safeJson(raw: string): unknown {

@@ -104,16 +104,16 @@ export class WriteBatch {
     return dropped;
   }
 
-  /** Write every pending document in one transaction and empty the batch. Never throws. */
-  commit(): BatchOutcome {
+  /** Write every pending document in one transaction and empty the batch. Never throws (the Promise never rejects). */
+  async commit(): Promise<BatchOutcome> {
     const batch = this.discard();
     const outcome: BatchOutcome = { written: [], failed: [] };
     if (batch.length === 0) return outcome;
     try {
-      this.store.transaction(() => {
+      await this.store.transaction(async (tx) => {
         for (const pending of batch) {
           try {
-            this.store.replaceDocument(pending.doc, pending.chunks, pending.vectors);
+            await tx.replaceDocument(pending.doc, pending.chunks, pending.vectors);
             outcome.written.push({ pending });
           } catch (err) {
             outcome.failed.push({ pending, error: toGroundkitError(err) });

@@ -20,7 +20,7 @@ export async function denseSearch(
   return withSpan("groundkit.search.dense", { [ATTR.candidates]: limit }, async (span) => {
     const vector = await provider.embedQuery(query);
     const min = opts.minScore ?? DEFAULT_DENSE_MIN_SCORE;
-    const rows = store.searchVectors(vector, limit, opts.filter).filter((c) => c.score >= min);
+    const rows = (await store.searchVectors(vector, limit, opts.filter)).filter((c) => c.score >= min);
     span.setAttribute(ATTR.hits, rows.length);
     return rows;
   });

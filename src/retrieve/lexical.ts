@@ -10,15 +10,15 @@ import { analyzeQuery } from "../analysis/analyzer.js";
 import { ATTR, withSpan } from "../obs/tracing.js";
 
 /** Top `limit` chunks by BM25 for a user query (already validated). */
-export function lexicalSearch(store: Store, query: string, limit: number, filter?: ChunkFilter): ScoredChunk[] {
+export async function lexicalSearch(store: Store, query: string, limit: number, filter?: ChunkFilter): Promise<ScoredChunk[]> {
   const terms = withSpan("groundkit.search.analyze", {}, (span) => {
     const analyzed = analyzeQuery(query);
     span.setAttribute(ATTR.terms, analyzed.length);
     return analyzed;
   });
   if (terms.length === 0) return [];
-  return withSpan("groundkit.search.lexical", { [ATTR.candidates]: limit }, (span) => {
-    const rows = store.searchLexical(terms, limit, filter);
+  return withSpan("groundkit.search.lexical", { [ATTR.candidates]: limit }, async (span) => {
+    const rows = await store.searchLexical(terms, limit, filter);
     span.setAttribute(ATTR.hits, rows.length);
     return rows;
   });

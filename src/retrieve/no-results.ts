@@ -48,7 +48,7 @@ export interface EmptySearch {
 }
 
 /** Say why a search returned nothing (one extra unfiltered BM25 probe at most). */
-export function explainNoResults(store: Store, s: EmptySearch): NoResults {
+export async function explainNoResults(store: Store, s: EmptySearch): Promise<NoResults> {
   if (s.bestDropped !== undefined) {
     return {
       reason: "below_min_score",
@@ -71,7 +71,7 @@ export function explainNoResults(store: Store, s: EmptySearch): NoResults {
       detail: "The query has no searchable words: BM25 drops stopwords (the, of, and, …) and punctuation.",
     };
   }
-  if (store.searchLexical(terms, 1).length === 0) {
+  if ((await store.searchLexical(terms, 1)).length === 0) {
     return {
       reason: "terms_not_in_index",
       detail: `None of the query's terms occurs in the collection (as analyzed: ${terms.slice(0, 8).join(", ")}${terms.length > 8 ? ", …" : ""}).`,

@@ -65,7 +65,7 @@ export async function rankChunks(sources: RankSources, query: string, limit: num
   const depth = reranker ? Math.max(limit, settings.rerankDepth ?? DEFAULT_RERANK_DEPTH) : limit;
   let rows: ScoredChunk[];
   if (mode === "bm25") {
-    rows = lexicalSearch(store, query, depth, filter);
+    rows = await lexicalSearch(store, query, depth, filter);
   } else {
     const provider = await sources.embedder();
     const denseOpts = { filter, minScore: settings.denseMinScore };
@@ -73,8 +73,8 @@ export async function rankChunks(sources: RankSources, query: string, limit: num
       rows = await denseSearch(store, provider, query, depth, denseOpts);
     } else {
       const pool = hybridPoolSize(depth, settings.hybridPool);
-      const lexical = lexicalSearch(store, query, pool, filter);
-      const dense = await denseSearch(store, provider, query, pool, denseOpts);
+      // Both at once: on a server-backed store the BM25 statements run while the query is embedded.
+      const [lexical, dense] = await Promise.all([lexicalSearch(store, query, pool, filter), denseSearch(store, provider, query, pool, denseOpts)]);
       rows = withSpan("groundkit.search.fuse", { [ATTR.candidates]: lexical.length + dense.length }, (span) => {
         const fused = fuseHybrid(lexical, dense, depth, {
           fusion: settings.fusion,

@@ -36,12 +36,14 @@ export interface UseOptions {
  * @example
  *   const cache = new CollectionCache(".groundkit");
  *   const hits = await cache.use("default", (col) => col.search("offsets"));
- *   cache.closeAll();
+ *   await cache.closeAll();
  */
 export class CollectionCache {
   readonly indexDir: string;
   private readonly entries = new Map<string, Entry>();
   private readonly retired = new Set<Entry>();
+  /** Handles being opened, so two requests for one collection at once open it once. */
+  private readonly opening = new Map<string, Promise<Entry>>();
   private probe: StoreProbe | undefined;
 
   constructor(
@@ -52,12 +54,12 @@ export class CollectionCache {
   }
 
   /** Names of the collections in the index directory (or the PostgreSQL server). */
-  names(): string[] {
+  names(): Promise<string[]> {
     return listCollections(this.indexDir, this.settings.store);
   }
 
   /** Whether the store answers (readyz): always for SQLite files, a bounded ping for PostgreSQL. */
-  storeReady(): { ok: true } | { ok: false; reason: string } {
+  storeReady(): Promise<{ ok: true } | { ok: false; reason: string }> {
     this.probe ??= storeProbe(this.settings.store);
     return this.probe.check();
   }
@@ -69,7 +71,7 @@ export class CollectionCache {
 
   /** Run `fn` with an open handle on `name`; the handle stays open for later calls. */
   async use<T>(name: string, fn: (col: Collection) => Promise<T> | T, opts: UseOptions = {}): Promise<T> {
-    const entry = this.acquire(checkCollectionName(name), opts.create ?? false);
+    const entry = await this.acquire(checkCollectionName(name), opts.create ?? false);
     try {
       return await fn(entry.collection);
     } finally {
@@ -86,7 +88,7 @@ export class CollectionCache {
   async useMany<T>(names: readonly string[], fn: (cols: Collection[]) => Promise<T> | T): Promise<T> {
     const entries: Entry[] = [];
     try {
-      for (const name of names) entries.push(this.acquire(checkCollectionName(name), false));
+      for (const name of names) entries.push(await this.acquire(checkCollectionName(name), false));
       return await fn(entries.map((e) => e.collection));
     } finally {
       for (const e of entries) this.release(e);
@@ -94,15 +96,29 @@ export class CollectionCache {
   }
 
   /** Close every handle (server shutdown). */
-  closeAll(): void {
-    this.probe?.close();
+  async closeAll(): Promise<void> {
+    const probe = this.probe;
     this.probe = undefined;
-    for (const entry of [...this.entries.values(), ...this.retired]) entry.collection.close();
+    const entries = [...this.entries.values(), ...this.retired];
     this.entries.clear();
     this.retired.clear();
+    await probe?.close();
+    for (const entry of entries) await entry.collection.close();
   }
 
-  private acquire(name: string, create: boolean): Entry {
+  /** A leased handle on `name`, opening it (once, however many ask at the same time) when needed. */
+  private async acquire(name: string, create: boolean): Promise<Entry> {
+    for (let pending = this.opening.get(name); pending; pending = this.opening.get(name)) await pending.catch(() => undefined);
+    const opening = this.acquireNow(name, create);
+    this.opening.set(name, opening);
+    try {
+      return await opening;
+    } finally {
+      if (this.opening.get(name) === opening) this.opening.delete(name);
+    }
+  }
+
+  private async acquireNow(name: string, create: boolean): Promise<Entry> {
     if (this.settings.store?.kind === "postgres") return this.acquireServerBacked(name, create);
     const file = join(this.indexDir, `${name}.sqlite3`);
     let id = fileId(file);
@@ -116,10 +132,10 @@ export class CollectionCache {
         // Our own message: openCollection's would name the index directory.
         throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${name}' does not exist.`);
       }
-      const collection = openCollection({ ...this.settings, indexDir: this.indexDir, collection: name, create });
+      const collection = await openCollection({ ...this.settings, indexDir: this.indexDir, collection: name, create });
       id = fileId(file);
       if (!id) {
-        collection.close();
+        await collection.close();
         throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${name}' does not exist.`);
       }
       entry = { collection, id, leases: 0, retired: false };
@@ -130,10 +146,10 @@ export class CollectionCache {
   }
 
   /** A PostgreSQL collection has no file to watch: its handle is opened once (openCollection says if it is missing). */
-  private acquireServerBacked(name: string, create: boolean): Entry {
+  private async acquireServerBacked(name: string, create: boolean): Promise<Entry> {
     let entry = this.entries.get(name);
     if (!entry) {
-      const collection = openCollection({ ...this.settings, indexDir: this.indexDir, collection: name, create });
+      const collection = await openCollection({ ...this.settings, indexDir: this.indexDir, collection: name, create });
       entry = { collection, id: SERVER_BACKED, leases: 0, retired: false };
       this.entries.set(name, entry);
     }
@@ -145,14 +161,14 @@ export class CollectionCache {
     entry.leases--;
     if (entry.retired && entry.leases === 0) {
       this.retired.delete(entry);
-      entry.collection.close();
+      void entry.collection.close();
     }
   }
 
   private retire(name: string, entry: Entry): void {
     this.entries.delete(name);
     entry.retired = true;
-    if (entry.leases === 0) entry.collection.close();
+    if (entry.leases === 0) void entry.collection.close();
     else this.retired.add(entry);
   }
 }

@@ -179,7 +179,7 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
   app.get("/healthz", async () => ({ status: "ok" }));
   app.get("/readyz", async (_req, reply) => {
     // No index dir yet is fine (nothing ingested); one that cannot be read is not.
-    const store = ctx.collections.storeReady();
+    const store = await ctx.collections.storeReady();
     const ready = !closing && indexDirUsable(ctx.collections.indexDir) && store.ok;
     return reply.code(ready ? 200 : 503).send({
       status: ready ? "ready" : "unavailable",
@@ -257,7 +257,7 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
     close: async () => {
       closing = true;
       await app.close();
-      ctx.collections.closeAll();
+      await ctx.collections.closeAll();
     },
   };
 }

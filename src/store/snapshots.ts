@@ -89,21 +89,25 @@ export class SnapshotStore {
   }
 
   /** Remove temp files and snapshots whose document no longer exists. Returns how many were removed. */
-  async sweep(isLiveDocument: (documentId: string) => boolean): Promise<number> {
+  async sweep(isLiveDocument: (documentId: string) => Promise<boolean>): Promise<number> {
     const strays = await this.strays(isLiveDocument);
     for (const name of strays) await rm(join(this.dir, name), { force: true, recursive: false });
     return strays.length;
   }
 
   /** Names in the snapshots folder that {@link sweep} would remove (temp files, snapshots of no live document). */
-  async strays(isLiveDocument: (documentId: string) => boolean): Promise<string[]> {
+  async strays(isLiveDocument: (documentId: string) => Promise<boolean>): Promise<string[]> {
     let names: string[];
     try {
       names = await readdir(this.dir);
     } catch {
       return [];
     }
-    return names.filter((name) => name.endsWith(TEMP_SUFFIX) || !DOCUMENT_ID.test(name) || !isLiveDocument(name));
+    const out: string[] = [];
+    for (const name of names) {
+      if (name.endsWith(TEMP_SUFFIX) || !DOCUMENT_ID.test(name) || !(await isLiveDocument(name))) out.push(name);
+    }
+    return out;
   }
 
   private async refuseSymlink(path: string, allowMissing = false): Promise<void> {

@@ -1,6 +1,11 @@
 /**
  * The store interface retrieval and ingest talk to. The embedded default is
- * SQLite (store/sqlite); a server-backed store can implement the same shape.
+ * SQLite (store/sqlite); PostgreSQL (store/postgres) implements the same shape.
+ *
+ * Every call returns a Promise, so a server-backed store keeps several queries
+ * in flight without blocking the event loop; the SQLite store runs its
+ * (synchronous) statements when called and hands back a settled Promise.
+ * See docs/decisions/0019-async-store-contract.md.
  */
 import type { SourceClass } from "../core/contracts.js";
 
@@ -143,38 +148,41 @@ export interface Store {
    * in source order, after the source `after` (keyset paging: stable while
    * others write, unlike an offset).
    */
-  listDocuments(opts: { prefix?: string | undefined; after?: string | undefined; limit: number }): DocumentListing[];
+  listDocuments(opts: { prefix?: string | undefined; after?: string | undefined; limit: number }): Promise<DocumentListing[]>;
   /** Up to `limit` document ids starting with `prefix`, in id order (resolving a short id). */
-  documentIdsWithPrefix(prefix: string, limit: number): string[];
+  documentIdsWithPrefix(prefix: string, limit: number): Promise<string[]>;
   /** Up to `limit` chunk ids starting with `prefix`, in id order (resolving a short id). */
-  chunkIdsWithPrefix(prefix: string, limit: number): string[];
+  chunkIdsWithPrefix(prefix: string, limit: number): Promise<string[]>;
   /** The chunk of a document whose span holds `offset` (else the last one starting before it; else its first). */
-  chunkIdAt(documentId: string, offset: number): string | undefined;
-  getDocumentBySource(source: string): StoredDocument | undefined;
-  getDocument(documentId: string): StoredDocument | undefined;
+  chunkIdAt(documentId: string, offset: number): Promise<string | undefined>;
+  getDocumentBySource(source: string): Promise<StoredDocument | undefined>;
+  getDocument(documentId: string): Promise<StoredDocument | undefined>;
   /** The fingerprint and base dir of the document at `source`, if any. */
-  documentState(source: string): DocumentState | undefined;
+  documentState(source: string): Promise<DocumentState | undefined>;
   /**
    * Replace (or insert) a document with its chunks (and their vectors, when
    * given) in ONE transaction, or in a savepoint of the caller's
    * {@link Store.transaction}.
    */
-  replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: Float32Array[]): void;
-  deleteDocument(documentId: string): boolean;
+  replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: Float32Array[]): Promise<void>;
+  deleteDocument(documentId: string): Promise<boolean>;
   /**
-   * Run `fn` in one write transaction. Writes inside it become savepoints, so
+   * Run `fn` in one write transaction, talking to the store through `tx`
+   * (never through this handle: on PostgreSQL the transaction is one pooled
+   * connection, which `tx` stands for). Writes inside it become savepoints, so
    * one that throws rolls back alone; the rest commit together with fewer,
-   * larger commits.
+   * larger commits. `tx.transaction` opens a savepoint. Other callers of this
+   * handle meanwhile do not see the transaction's writes before it commits.
    */
-  transaction<T>(fn: () => T): T;
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
   /**
    * Start a new record of the sources a folder walk sees (see
    * {@link Store.unseenDocumentsUnder}). It is kept by the store, not in
    * memory: a walk of a million files must not hold a million paths.
    */
-  resetSeenSources(): void;
+  resetSeenSources(): Promise<void>;
   /** Record that the current walk saw `source` (idempotent). */
-  markSourceSeen(source: string): void;
+  markSourceSeen(source: string): Promise<void>;
   /**
    * Up to `limit` documents whose source starts with `prefix`, was not
    * recorded by {@link Store.markSourceSeen} since the last reset, and whose
@@ -182,35 +190,35 @@ export interface Store {
    * removes, a page at a time. Decided by source, never by row id: another
    * writer's replacement of a document the walk saw has a new row id.
    */
-  unseenDocumentsUnder(prefix: string, afterRowid: number, limit: number): DocumentRef[];
-  getChunk(chunkId: string): StoredChunk | undefined;
+  unseenDocumentsUnder(prefix: string, afterRowid: number, limit: number): Promise<DocumentRef[]>;
+  getChunk(chunkId: string): Promise<StoredChunk | undefined>;
   /** BM25 over analyzed query terms (see analysis/analyzer). */
-  searchLexical(terms: string[], limit: number, filter?: ChunkFilter): ScoredChunk[];
+  searchLexical(terms: string[], limit: number, filter?: ChunkFilter): Promise<ScoredChunk[]>;
   /** Nearest chunks to a query vector; score is cosine similarity. */
-  searchVectors(query: Float32Array, limit: number, filter?: ChunkFilter): ScoredChunk[];
-  vectorDimensions(): number | undefined;
-  countVectors(): number;
-  chunksMissingVectors(limit: number): Array<{ rowid: number; text: string }>;
-  allChunkTexts(): Array<{ rowid: number; text: string }>;
-  writeVectors(rows: Array<{ rowid: number; vector: Float32Array }>): void;
-  replaceAllVectors(rows: Array<{ rowid: number; vector: Float32Array }>, meta: Record<string, string>): void;
+  searchVectors(query: Float32Array, limit: number, filter?: ChunkFilter): Promise<ScoredChunk[]>;
+  vectorDimensions(): Promise<number | undefined>;
+  countVectors(): Promise<number>;
+  chunksMissingVectors(limit: number): Promise<Array<{ rowid: number; text: string }>>;
+  allChunkTexts(): Promise<Array<{ rowid: number; text: string }>>;
+  writeVectors(rows: Array<{ rowid: number; vector: Float32Array }>): Promise<void>;
+  replaceAllVectors(rows: Array<{ rowid: number; vector: Float32Array }>, meta: Record<string, string>): Promise<void>;
   /** Up to `limit` documents with a row id above `afterRowid`, in row id order (copying a collection a page at a time). */
-  documentsAfter(afterRowid: number, limit: number): DocumentRef[];
+  documentsAfter(afterRowid: number, limit: number): Promise<DocumentRef[]>;
   /** A document's chunks in ordinal order, with their row ids (for {@link Store.vectorsOf}). */
-  chunksOf(documentId: string): Array<NewChunk & { rowid: number }>;
+  chunksOf(documentId: string): Promise<Array<NewChunk & { rowid: number }>>;
   /** The stored vectors of these chunk row ids (as the store keeps them: unit length); absent ids are left out. */
-  vectorsOf(rowids: number[]): Map<number, Float32Array>;
+  vectorsOf(rowids: number[]): Promise<Map<number, Float32Array>>;
   /** Every meta key and value. */
-  allMeta(): Record<string, string>;
+  allMeta(): Promise<Record<string, string>>;
   /** Which vector index dense search uses (exact or HNSW), its size and whether it is current. */
-  vectorIndexStatus(): VectorIndexStatus;
+  vectorIndexStatus(): Promise<VectorIndexStatus>;
   /**
    * Bring the saved ANN index up to the committed vectors (fold in logged changes,
    * or build it). Writers only, under the writer lock; `onProgress` reports a build.
    */
-  syncVectorIndex(onProgress?: (done: number, total: number) => void): VectorIndexStatus;
-  getMeta(key: string): string | undefined;
-  setMeta(key: string, value: string): void;
-  stats(): StoreStats;
-  close(): void;
+  syncVectorIndex(onProgress?: (done: number, total: number) => void): Promise<VectorIndexStatus>;
+  getMeta(key: string): Promise<string | undefined>;
+  setMeta(key: string, value: string): Promise<void>;
+  stats(): Promise<StoreStats>;
+  close(): Promise<void>;
 }

@@ -3,10 +3,8 @@
  * WebAssembly, shipping pgvector 0.8.1; Debian's PostgreSQL here has no
  * pgvector package) served over the PostgreSQL wire protocol on 127.0.0.1 by
  * @electric-sql/pglite-socket's own `pglite-server`, so the store talks to it
- * through the same `pg` client, worker thread and SQL as to a real server.
- *
- * In a child process: the store blocks its calling thread on Atomics.wait
- * while the worker talks to the server, so the server cannot share it.
+ * through the same `pg` client and SQL as to a real server (in a child
+ * process of its own, so its WebAssembly never holds up the test's event loop).
  *
  * Gaps of PGlite behind a socket, measured (docs/postgres.md): every
  * connection is the same single backend session. So startup options are
@@ -20,21 +18,21 @@
  * @example
  *   const pglite = await startPglite();
  *   process.env.GRK_URL = pglite.url;
- *   pglite.useSchema("grk.vec");
+ *   await pglite.useSchema("grk.vec");
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { resolvePoolSettings } from "../../src/store/postgres/connection-settings.js";
-import { SyncConnection } from "../../src/store/postgres/sync-connection.js";
+import { PgPool } from "../../src/store/postgres/pg-pool.js";
 
 export interface TestPglite {
   /** postgres://postgres@127.0.0.1:PORT/postgres */
   url: string;
-  /** Run SQL on the shared session (a connection of its own, through the store's own pg bridge). */
-  sql<R = Record<string, unknown>>(text: string, params?: unknown[]): R[];
+  /** Run SQL on the shared session (a connection of its own, through the store's own pool). */
+  sql<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
   /** Point the shared session's search_path at a collection's schema (what the store's startup option does on a real server). */
-  useSchema(schema: string): void;
+  useSchema(schema: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -70,20 +68,19 @@ export async function startPglite(): Promise<TestPglite> {
   });
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const settings = resolvePoolSettings({ kind: "postgres", url_env: "PGLITE_URL", pool_max: 2 }, { PGLITE_URL: url });
-  const sql = <R>(text: string, params: unknown[] = []): R[] => {
-    // A child process serves it, so blocking this thread on the store's bridge is safe.
-    const conn = new SyncConnection(settings, "public");
+  const sql = async <R>(text: string, params: unknown[] = []): Promise<R[]> => {
+    const pool = await PgPool.create(settings, "public");
     try {
-      return conn.query<R>(text, params).rows;
+      return (await pool.query<R>(text, params)).rows;
     } finally {
-      conn.close();
+      await pool.close();
     }
   };
   return {
     url,
     sql,
-    useSchema: (schema) => {
-      sql(`SET search_path TO "${schema.replace(/"/g, '""')}"`);
+    useSchema: async (schema) => {
+      await sql(`SET search_path TO "${schema.replace(/"/g, '""')}"`);
     },
     stop: async () => {
       if (child.exitCode !== null) return;

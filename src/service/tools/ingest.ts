@@ -70,7 +70,7 @@ export const ingestTool = defineTool({
       groups.set(root, [...(groups.get(root) ?? []), path]);
     }
     const summaries: IngestSummary[] = [];
-    const existed = ctx.collections.names().includes(collection);
+    const existed = (await ctx.collections.names()).includes(collection);
     try {
       await ctx.collections.use(
         collection,
@@ -92,7 +92,7 @@ export const ingestTool = defineTool({
       );
     } finally {
       // A collection this call created that reached nothing (every input failed) is removed again.
-      if (!existed) removeIfUnused({ indexDir: ctx.collections.indexDir, collection });
+      if (!existed) await removeIfUnused({ indexDir: ctx.collections.indexDir, collection });
     }
     return { collection, ...mergeSummaries(summaries) };
   },

@@ -24,7 +24,7 @@ export const listCollectionsTool = defineTool({
   hints: { destructive: false, idempotent: true, openWorld: false },
   async handler(_input, ctx) {
     const collections = [];
-    for (const name of ctx.collections.names()) {
+    for (const name of await ctx.collections.names()) {
       try {
         const s = await ctx.collections.use(name, (col) => col.status());
         collections.push({ name, documents: s.documents, chunks: s.chunks, last_ingest_at: s.last_ingest_at });

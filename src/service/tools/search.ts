@@ -105,7 +105,7 @@ export const searchTool = defineTool({
       passageChars: input.max_chars ?? (format === "compact" ? DEFAULT_COMPACT_CHARS : DEFAULT_PASSAGE_CHARS),
       contextChars: input.context_chars,
     } as SearchOptions;
-    const several = input.all_collections ? ctx.collections.names() : input.collections;
+    const several = input.all_collections ? await ctx.collections.names() : input.collections;
     const mode: SearchMode = input.mode ?? "bm25";
     let head: { query: string; collection?: string; collections?: string[]; mode: SearchMode; format: "full" | "compact" };
     let outcome: { results: SearchHit[]; no_results?: NoResults | undefined };

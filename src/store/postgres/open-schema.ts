@@ -6,7 +6,7 @@
  */
 import { GroundkitError } from "../../core/errors.js";
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from "./schema.js";
-import type { SyncConnection } from "./sync-connection.js";
+import type { PgPool, PgRunner } from "./pg-pool.js";
 
 /** Advisory lock class of groundkit ("GRK1"); the second key picks the collection. */
 export const LOCK_CLASS = 0x47524b31;
@@ -33,16 +33,16 @@ interface SchemaState {
   version: number;
 }
 
-function inspect(conn: SyncConnection, schema: string): SchemaState {
-  const exists = conn.query<{ n: number }>("SELECT count(*) AS n FROM pg_namespace WHERE nspname = $1", [schema]).rows[0]!.n > 0;
+async function inspect(conn: PgRunner, schema: string): Promise<SchemaState> {
+  const exists = (await conn.query<{ n: number }>("SELECT count(*) AS n FROM pg_namespace WHERE nspname = $1", [schema])).rows[0]!.n > 0;
   if (!exists) return { exists, applicationId: undefined, version: 0 };
   const hasMeta =
-    conn.query<{ n: number }>("SELECT count(*) AS n FROM pg_tables WHERE schemaname = $1 AND tablename = 'meta'", [schema]).rows[0]!.n > 0;
+    (await conn.query<{ n: number }>("SELECT count(*) AS n FROM pg_tables WHERE schemaname = $1 AND tablename = 'meta'", [schema])).rows[0]!.n > 0;
   if (!hasMeta) {
-    const tables = conn.query<{ n: number }>("SELECT count(*) AS n FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1", [schema]).rows[0]!.n;
+    const tables = (await conn.query<{ n: number }>("SELECT count(*) AS n FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1", [schema])).rows[0]!.n;
     return { exists, applicationId: tables === 0 ? undefined : "", version: 0 };
   }
-  const rows = conn.query<{ key: string; value: string }>("SELECT key, value FROM meta WHERE key IN ('application_id', 'schema_version')").rows;
+  const rows = (await conn.query<{ key: string; value: string }>("SELECT key, value FROM meta WHERE key IN ('application_id', 'schema_version')")).rows;
   const get = (k: string): string | undefined => rows.find((r) => r.key === k)?.value;
   return { exists, applicationId: get("application_id") ?? "", version: Number(get("schema_version") ?? 0) };
 }
@@ -63,9 +63,9 @@ function check(state: SchemaState, label: string): void {
  * Check (and with `create`, make or migrate) the collection schema. The
  * connection's search_path already names it.
  */
-export function openSchema(conn: SyncConnection, schema: string, opts: { create: boolean; collection: string }): void {
+export async function openSchema(pool: PgPool, schema: string, opts: { create: boolean; collection: string }): Promise<void> {
   const label = quoteIdent(schema);
-  const before = inspect(conn, schema);
+  const before = await inspect(pool, schema);
   check(before, label);
   if (!before.exists && !opts.create) {
     throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${opts.collection}' does not exist in PostgreSQL (no schema ${label}).`);
@@ -74,30 +74,34 @@ export function openSchema(conn: SyncConnection, schema: string, opts: { create:
   if (!opts.create && before.version === 0) {
     throw new GroundkitError("COLLECTION_NOT_FOUND", `Collection '${opts.collection}' does not exist in PostgreSQL (schema ${label} is empty).`);
   }
-  conn.begin();
+  const conn = await pool.connect();
   try {
-    conn.query("SELECT pg_advisory_xact_lock($1, $2)", [LOCK_CLASS, lockKey(schema, "migrate")]);
-    conn.query(`CREATE SCHEMA IF NOT EXISTS ${label}`);
+    await conn.query("BEGIN");
+    await conn.query("SELECT pg_advisory_xact_lock($1, $2)", [LOCK_CLASS, lockKey(schema, "migrate")]);
+    await conn.query(`CREATE SCHEMA IF NOT EXISTS ${label}`);
     // Re-read under the lock: another process may have migrated meanwhile.
-    const now = inspect(conn, schema);
+    const now = await inspect(conn, schema);
     check(now, label);
     for (const m of MIGRATIONS) {
       if (m.version <= now.version) continue;
-      conn.query(m.sql);
+      await conn.query(m.sql);
     }
-    conn.query(
+    await conn.query(
       `INSERT INTO meta (key, value) VALUES ('application_id', $1), ('schema_version', $2)
        ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
       [APPLICATION_ID, String(SCHEMA_VERSION)],
     );
-    conn.end("COMMIT");
+    await conn.query("COMMIT");
   } catch (err) {
-    conn.end("ROLLBACK");
+    // A connection that cannot roll back is closed instead, which rolls back with it.
+    await conn.query("ROLLBACK").catch(() => conn.release(true));
     throw err;
+  } finally {
+    conn.release();
   }
 }
 
 /** Drop a collection's schema and everything in it. */
-export function dropSchema(conn: SyncConnection, schema: string): void {
-  conn.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
+export async function dropSchema(conn: PgRunner, schema: string): Promise<void> {
+  await conn.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
 }

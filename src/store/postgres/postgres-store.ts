@@ -6,8 +6,11 @@
  * REPEATABLE READ snapshot, so a reader sees a document's old or new state,
  * never a mix.
  *
- * Synchronous like the SQLite store (the Store interface is): the pg pool runs
- * in a worker thread and each call blocks on its reply (sync-connection.ts).
+ * Asynchronous (store/store.ts): statements go to a `pg` pool (pg-pool.ts),
+ * so any number of searches are in flight at once and the event loop never
+ * waits on the server. A transaction (and a multi-statement read snapshot)
+ * holds one pooled connection for its duration; a handle bound to it runs
+ * the transaction's statements.
  */
 import { randomUUID } from "node:crypto";
 import { chunkTokens } from "../../analysis/chunk-tokens.js";
@@ -31,10 +34,10 @@ import { CHUNK_COLUMNS, chunkMetadataJson, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, sta
 import { checkDimensions, checkVector, unitCopy } from "../vectors.js";
 import { resolvePoolSettings, DEFAULT_SCHEMA, type PostgresStoreConfig } from "./connection-settings.js";
 import { compileChunkFilter, globsOf, Params, PATH_OF_DOCUMENT } from "./filter-sql.js";
-import { dropSchema, LOCK_CLASS, lockKey, openSchema, quoteIdent } from "./open-schema.js";
+import { dropSchema, lockKey, openSchema, quoteIdent } from "./open-schema.js";
 import { postingsOf, queryWeights, scoringParams, scoringSql } from "./postings.js";
 import { SCHEMA_VERSION } from "./schema.js";
-import { SyncConnection } from "./sync-connection.js";
+import { PgPool, runAll, type PgClient, type PgRunner, type Statement } from "./pg-pool.js";
 import {
   DEFAULT_FILTER_EXACT_MAX,
   EXACT_SCORE,
@@ -54,13 +57,7 @@ import {
   type VectorColumn,
 } from "./vector-engine.js";
 import type { WriterLockOptions } from "../writer-lock-holder.js";
-import { withAdvisoryWriterLock } from "./writer-lock.js";
-
-/** One statement for {@link SyncConnection.batch}. */
-interface Statement {
-  sql: string;
-  params?: unknown[];
-}
+import { releaseAdvisoryLock, tryAdvisoryLock, withAdvisoryWriterLock } from "./writer-lock.js";
 
 const BUMP_GENERATION: Statement = {
   sql: `INSERT INTO meta (key, value) VALUES ('generation', '1')
@@ -82,41 +79,57 @@ function vectorLiteral(v: Float32Array): string {
 const byScoreThenChunkId = (a: ScoredChunk, b: ScoredChunk): number =>
   b.score - a.score || (a.chunk_id < b.chunk_id ? -1 : a.chunk_id > b.chunk_id ? 1 : 0);
 
+/** What a collection's handle and the handles of its transactions share. */
+interface SharedState {
+  /** This handle's folder walk, in walk_seen. */
+  readonly walker: string;
+  seenPending: string[];
+  /** Why this process could not install extension vector, for `status`. */
+  extensionError: string | undefined;
+  readonly vectorOptions: PgVectorOptions;
+}
+
 /**
  * PostgreSQL implementation of {@link Store}.
  *
  * @example
- *   const store = PostgresStore.open({ kind: "postgres" }, "default", { create: true });
+ *   const store = await PostgresStore.open({ kind: "postgres" }, "default", { create: true });
  */
 export class PostgresStore implements Store {
-  /** Open transactions and savepoints: 0 outside any. */
-  private depth = 0;
-  private readonly walker = randomUUID();
-  private seenPending: string[] = [];
-  /** Why this process could not install extension vector, for `status`. */
-  private extensionError: string | undefined;
+  /** Savepoints open on this transaction's connection. */
+  private savepoints = 0;
 
   private constructor(
-    readonly conn: SyncConnection,
+    readonly pool: PgPool,
     /** The collection's schema name (unquoted). */
     readonly schema: string,
-    /** host:port/database, for messages and `status`. */
-    readonly target: string,
-    private readonly vectorOptions: PgVectorOptions = {},
+    private readonly shared: SharedState,
+    /** The connection of the transaction (or read snapshot) this handle belongs to; none for the collection's own handle. */
+    private readonly client: PgClient | undefined = undefined,
   ) {}
 
   /** Open (with `create`, make) the collection `name` in the configured server. */
-  static open(config: PostgresStoreConfig, name: string, opts: { create: boolean; vectors?: PgVectorOptions }): PostgresStore {
+  static async open(config: PostgresStoreConfig, name: string, opts: { create: boolean; vectors?: PgVectorOptions }): Promise<PostgresStore> {
     const settings = resolvePoolSettings(config);
     const schema = `${config.schema ?? DEFAULT_SCHEMA}.${name}`;
-    const conn = new SyncConnection(settings, quoteIdent(schema));
+    const pool = await PgPool.create(settings, quoteIdent(schema));
     try {
-      openSchema(conn, schema, { create: opts.create, collection: name });
+      await openSchema(pool, schema, { create: opts.create, collection: name });
     } catch (err) {
-      conn.close();
+      await pool.close();
       throw err;
     }
-    return new PostgresStore(conn, schema, settings.target, opts.vectors);
+    return new PostgresStore(pool, schema, { walker: randomUUID(), seenPending: [], extensionError: undefined, vectorOptions: opts.vectors ?? {} });
+  }
+
+  /** Where this handle's statements run: its transaction's connection, or any of the pool's. */
+  private get db(): PgRunner {
+    return this.client ?? this.pool;
+  }
+
+  /** host:port/database, for messages and `status`. */
+  get target(): string {
+    return this.pool.target;
   }
 
   /** Where the index is, for `status`: server and schema, never the credentials. */
@@ -125,94 +138,106 @@ export class PostgresStore implements Store {
   }
 
   /** Names of the collections in the configured server (the schemas under the prefix). */
-  static list(config: PostgresStoreConfig): string[] {
+  static async list(config: PostgresStoreConfig): Promise<string[]> {
     const prefix = `${config.schema ?? DEFAULT_SCHEMA}.`;
-    const conn = new SyncConnection(resolvePoolSettings(config), "pg_catalog");
+    const pool = await PgPool.create(resolvePoolSettings({ ...config, pool_max: 1 }), "pg_catalog");
     try {
-      return conn
-        .query<{ nspname: string }>("SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1) ORDER BY nspname COLLATE \"C\"", [prefix])
-        .rows.map((r) => r.nspname.slice(prefix.length));
+      return (
+        await pool.query<{ nspname: string }>("SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1) ORDER BY nspname COLLATE \"C\"", [prefix])
+      ).rows.map((r) => r.nspname.slice(prefix.length));
     } finally {
-      conn.close();
+      await pool.close();
     }
   }
 
-  /** A long-lived connection for readiness probes of the configured server. */
-  static probe(config: PostgresStoreConfig): { ping(waitMs: number): { ok: true } | { ok: false; reason: string }; close(): void } {
-    return new SyncConnection(resolvePoolSettings({ ...config, pool_max: 2 }), "pg_catalog");
+  /** A long-lived connection pool for readiness probes of the configured server (made on the first ping). */
+  static probe(config: PostgresStoreConfig): { ping(waitMs: number): Promise<{ ok: true } | { ok: false; reason: string }>; close(): Promise<void> } {
+    let pool: Promise<PgPool> | undefined;
+    return {
+      ping: async (waitMs) => {
+        try {
+          pool ??= PgPool.create(resolvePoolSettings({ ...config, pool_max: 2 }), "pg_catalog");
+          return await (await pool).ping(waitMs);
+        } catch (err) {
+          pool = undefined;
+          return { ok: false, reason: (err as Error).message };
+        }
+      },
+      close: async () => {
+        const p = pool;
+        pool = undefined;
+        if (p) await (await p).close();
+      },
+    };
   }
 
   /** Drop a collection: refused with COLLECTION_BUSY while a writer holds it (this call does not wait). */
-  static drop(config: PostgresStoreConfig, name: string): void {
-    const store = PostgresStore.open(config, name, { create: false });
+  static async drop(config: PostgresStoreConfig, name: string): Promise<void> {
+    const store = await PostgresStore.open(config, name, { create: false });
     try {
-      const lockId = randomUUID();
       const key = lockKey(store.schema, "writer");
-      if (!store.conn.tryLock(lockId, LOCK_CLASS, key)) {
+      const held = await tryAdvisoryLock(store.pool, key);
+      if (!held) {
         throw new GroundkitError("COLLECTION_BUSY", `Collection '${name}' is busy: another writer is changing it.`, { collection: name });
       }
       try {
-        dropSchema(store.conn, store.schema);
+        await dropSchema(held, store.schema);
       } finally {
-        store.conn.unlock(lockId, LOCK_CLASS, key);
+        await releaseAdvisoryLock(held, key);
       }
     } finally {
-      store.conn.close();
+      await store.pool.close();
     }
   }
 
   /** Run a writing call holding the collection's writer lock (an advisory lock: writers on every machine take turns). */
   withWriterLock<T>(opts: WriterLockOptions, fn: () => Promise<T>): Promise<T> {
-    return withAdvisoryWriterLock(this.conn, lockKey(this.schema, "writer"), opts, fn);
+    return withAdvisoryWriterLock(this.pool, lockKey(this.schema, "writer"), opts, fn);
   }
 
-  /** Run `fn` in a transaction, or a savepoint of the open one. */
-  private tx<T>(fn: () => T, begin = "BEGIN"): T {
-    if (this.depth === 0) {
-      this.conn.begin(begin);
-      this.depth = 1;
-      try {
-        const out = fn();
-        this.conn.end("COMMIT");
-        return out;
-      } catch (err) {
-        this.rollbackQuietly();
-        throw err;
-      } finally {
-        this.depth = 0;
-      }
-    }
-    const name = `grk_sp${this.depth}`;
-    this.conn.query(`SAVEPOINT ${name}`);
-    this.depth++;
+  /** Run `fn` in a transaction on a connection of its own (given to `fn` as a handle), or in a savepoint of this handle's. */
+  private async tx<T>(fn: (s: PostgresStore) => Promise<T>, begin = "BEGIN"): Promise<T> {
+    if (this.client) return this.savepoint(fn);
+    const client = await this.pool.connect();
     try {
-      const out = fn();
-      this.conn.query(`RELEASE SAVEPOINT ${name}`);
+      await client.query(begin);
+      const out = await fn(new PostgresStore(this.pool, this.schema, this.shared, client));
+      await client.query("COMMIT");
       return out;
     } catch (err) {
-      try {
-        this.conn.query(`ROLLBACK TO SAVEPOINT ${name}`);
-        this.conn.query(`RELEASE SAVEPOINT ${name}`);
-      } catch {
-        // The transaction itself is lost (server gone); the outer level rolls back.
-      }
+      // A connection that cannot roll back is closed instead: the server rolls back with it.
+      await client.query("ROLLBACK").catch(() => client.release(true));
       throw err;
     } finally {
-      this.depth--;
+      client.release();
     }
   }
 
-  private rollbackQuietly(): void {
+  private async savepoint<T>(fn: (s: PostgresStore) => Promise<T>): Promise<T> {
+    const name = `grk_sp${++this.savepoints}`;
     try {
-      this.conn.end("ROLLBACK");
-    } catch {
-      // The connection is gone, and the server rolled back with it.
+      await this.db.query(`SAVEPOINT ${name}`);
+      try {
+        const out = await fn(this);
+        await this.db.query(`RELEASE SAVEPOINT ${name}`);
+        return out;
+      } catch (err) {
+        try {
+          await this.db.query(`ROLLBACK TO SAVEPOINT ${name}`);
+          await this.db.query(`RELEASE SAVEPOINT ${name}`);
+        } catch {
+          // The transaction itself is lost (server gone); the outer level rolls back.
+        }
+        throw err;
+      }
+    } finally {
+      this.savepoints--;
     }
   }
 
   /** Several reads from one snapshot (one statement needs none). */
-  private snapshot<T>(fn: () => T): T {
-    if (this.depth > 0) return fn();
+  private snapshot<T>(fn: (s: PostgresStore) => Promise<T>): Promise<T> {
+    if (this.client) return fn(this);
     return this.tx(fn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
   }
 
@@ -220,16 +245,16 @@ export class PostgresStore implements Store {
    * Which dense search this collection runs: pgvector HNSW, or an exact scan
    * and why (read from the catalog; see vector-engine.ts).
    */
-  vectorIndexStatus(): VectorIndexStatus {
-    return this.snapshot(() => {
-      const col = readVectorColumn(this.conn);
-      const vectors = this.countVectors();
+  vectorIndexStatus(): Promise<VectorIndexStatus> {
+    return this.snapshot(async (s) => {
+      const col = await readVectorColumn(s.db);
+      const vectors = await s.countVectors();
       const base = { vectors, indexed_vectors: 0, pending_changes: 0, file_bytes: 0 };
       const exact = (reason: string, library = "postgresql"): VectorIndexStatus => ({ kind: "exact", reason, library, state: "none", ...base });
       if (col.extensionSchema === undefined) {
-        if (!extensionAvailable(this.conn)) return exact("extension vector not available on this server: every dense search scans all vectors");
+        if (!(await extensionAvailable(s.db))) return exact("extension vector not available on this server: every dense search scans all vectors");
         return exact(
-          this.extensionError ??
+          this.shared.extensionError ??
             "extension vector is available but not installed in this database: the next ingest that finds vectors runs CREATE EXTENSION vector (it needs a superuser); until then every dense search scans all vectors",
         );
       }
@@ -250,7 +275,7 @@ export class PostgresStore implements Store {
         };
       }
       // The index is transactional: it holds every committed vector.
-      const bytes = this.conn.query<{ n: number }>(`SELECT pg_relation_size(to_regclass('${HNSW_INDEX}')) AS n`).rows[0]!.n;
+      const bytes = (await s.db.query<{ n: number }>(`SELECT pg_relation_size(to_regclass('${HNSW_INDEX}')) AS n`)).rows[0]!.n;
       return { ...hnsw, reason: null, state: "current", ...base, indexed_vectors: vectors, file_bytes: bytes };
     });
   }
@@ -259,97 +284,85 @@ export class PostgresStore implements Store {
    * The writer's step after an ingest, a copy or a re-embed (under the writer
    * lock): install the extension if the server has it and this role may, move
    * vectors written before it to a `vector(d)` column, and build the HNSW index.
+   * The build runs in the server; this process only awaits it.
    */
-  syncVectorIndex(): VectorIndexStatus {
-    let col = readVectorColumn(this.conn);
+  async syncVectorIndex(): Promise<VectorIndexStatus> {
+    let col = await readVectorColumn(this.db);
     // Only a collection with vectors installs it: a BM25-only ingest leaves the database as it found it.
-    if (col.extensionSchema === undefined && col.dims !== undefined && extensionAvailable(this.conn)) {
-      this.extensionError = tryCreateExtension(this.conn);
-      col = readVectorColumn(this.conn);
+    if (col.extensionSchema === undefined && col.dims !== undefined && (await extensionAvailable(this.db))) {
+      this.shared.extensionError = await tryCreateExtension(this.db);
+      col = await readVectorColumn(this.db);
     }
     const statements = migrationStatements(col);
-    if (statements.length > 0) this.tx(() => this.conn.batch(statements, INDEX_BUILD_TIMEOUT_MS + 60_000));
+    if (statements.length > 0) await this.tx((s) => runAll(s.db, statements, INDEX_BUILD_TIMEOUT_MS + 60_000));
     return this.vectorIndexStatus();
   }
 
-  listDocuments(opts: { prefix?: string | undefined; after?: string | undefined; limit: number }): DocumentListing[] {
+  async listDocuments(opts: { prefix?: string | undefined; after?: string | undefined; limit: number }): Promise<DocumentListing[]> {
     // Byte-wise order and comparison (COLLATE "C"), as SQLite pages them, whatever the server's locale.
-    const rows = this.conn.query<DocumentRow & { chunk_count: string }>(
-      `SELECT ${DOC_COLUMNS}, (SELECT count(*) FROM chunks c WHERE c.doc_id = d.id) AS chunk_count
+    const rows = (
+      await this.db.query<DocumentRow & { chunk_count: string }>(
+        `SELECT ${DOC_COLUMNS}, (SELECT count(*) FROM chunks c WHERE c.doc_id = d.id) AS chunk_count
        FROM documents d WHERE starts_with(d.source COLLATE "C", $1) AND d.source COLLATE "C" > $2
        ORDER BY d.source COLLATE "C" LIMIT $3`,
-      [opts.prefix ?? "", opts.after ?? "", opts.limit],
+        [opts.prefix ?? "", opts.after ?? "", opts.limit],
+      )
     ).rows;
     return rows.map((r) => ({ ...toDocument(r), chunks: Number(r.chunk_count) }));
   }
 
-  documentIdsWithPrefix(prefix: string, limit: number): string[] {
-    return this.conn
-      .query<{ id: string }>(
-        `SELECT document_id AS id FROM documents WHERE starts_with(document_id, $1) ORDER BY document_id COLLATE "C" LIMIT $2`,
-        [prefix, limit],
-      )
-      .rows.map((r) => r.id);
+  async documentIdsWithPrefix(prefix: string, limit: number): Promise<string[]> {
+    const rows = await this.db.query<{ id: string }>(
+      `SELECT document_id AS id FROM documents WHERE starts_with(document_id, $1) ORDER BY document_id COLLATE "C" LIMIT $2`,
+      [prefix, limit],
+    );
+    return rows.rows.map((r) => r.id);
   }
 
-  chunkIdsWithPrefix(prefix: string, limit: number): string[] {
-    return this.conn
-      .query<{ id: string }>(`SELECT chunk_id AS id FROM chunks WHERE starts_with(chunk_id, $1) ORDER BY chunk_id COLLATE "C" LIMIT $2`, [
-        prefix,
-        limit,
-      ])
-      .rows.map((r) => r.id);
+  async chunkIdsWithPrefix(prefix: string, limit: number): Promise<string[]> {
+    const rows = await this.db.query<{ id: string }>(
+      `SELECT chunk_id AS id FROM chunks WHERE starts_with(chunk_id, $1) ORDER BY chunk_id COLLATE "C" LIMIT $2`,
+      [prefix, limit],
+    );
+    return rows.rows.map((r) => r.id);
   }
 
-  chunkIdAt(documentId: string, offset: number): string | undefined {
+  async chunkIdAt(documentId: string, offset: number): Promise<string | undefined> {
     // As the SQLite store: the chunk holding the offset, else the last one starting before it, else the first.
-    return this.conn.query<{ id: string }>(
+    const rows = await this.db.query<{ id: string }>(
       `SELECT c.chunk_id AS id FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE d.document_id = $1
        ORDER BY (c.start_offset <= $2 AND c.end_offset > $2) DESC, (c.start_offset <= $2) DESC,
          CASE WHEN c.start_offset <= $2 THEN -c.start_offset ELSE c.start_offset END LIMIT 1`,
       [documentId, offset],
-    ).rows[0]?.id;
+    );
+    return rows.rows[0]?.id;
   }
 
-  getDocumentBySource(source: string): StoredDocument | undefined {
-    const row = this.conn.query<DocumentRow>(`SELECT ${DOC_COLUMNS} FROM documents d WHERE d.source = $1`, [source]).rows[0];
+  async getDocumentBySource(source: string): Promise<StoredDocument | undefined> {
+    const row = (await this.db.query<DocumentRow>(`SELECT ${DOC_COLUMNS} FROM documents d WHERE d.source = $1`, [source])).rows[0];
     return row ? toDocument(row) : undefined;
   }
 
-  getDocument(documentId: string): StoredDocument | undefined {
-    const row = this.conn.query<DocumentRow>(`SELECT ${DOC_COLUMNS} FROM documents d WHERE d.document_id = $1`, [documentId]).rows[0];
+  async getDocument(documentId: string): Promise<StoredDocument | undefined> {
+    const row = (await this.db.query<DocumentRow>(`SELECT ${DOC_COLUMNS} FROM documents d WHERE d.document_id = $1`, [documentId])).rows[0];
     return row ? toDocument(row) : undefined;
   }
 
-  documentState(source: string): DocumentState | undefined {
-    return this.conn.query<DocumentState>("SELECT fingerprint, base_dir FROM documents WHERE source = $1", [source]).rows[0];
+  async documentState(source: string): Promise<DocumentState | undefined> {
+    return (await this.db.query<DocumentState>("SELECT fingerprint, base_dir FROM documents WHERE source = $1", [source])).rows[0];
   }
 
-  replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: Float32Array[]): void {
+  async replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: Float32Array[]): Promise<void> {
     if (vectors && vectors.length !== chunks.length) {
       throw new GroundkitError("INTERNAL", `${vectors.length} vectors for ${chunks.length} chunks.`);
     }
-    const units = vectors ? this.unitVectors(vectors) : undefined;
+    const units = vectors ? await this.unitVectors(vectors) : undefined;
     const postings = chunks.map((ch) => postingsOf(chunkTokens(ch.text, ch.heading_path)));
     const statements = [this.removeDocumentRows(doc.source), this.insertDocument(doc, chunks, postings)];
     if (units && units.length > 0) statements.push(this.upsertVectors(chunks.map((c) => c.chunk_id), units, "chunk_id"));
     statements.push(BUMP_GENERATION);
-    // One hop to the worker for the whole replacement: in a savepoint of the caller's transaction, or a transaction of its own.
-    if (this.depth > 0) {
-      const name = `grk_sp${this.depth}`;
-      try {
-        this.conn.batch([{ sql: `SAVEPOINT ${name}` }, ...statements, { sql: `RELEASE SAVEPOINT ${name}` }]);
-      } catch (err) {
-        try {
-          this.conn.batch([{ sql: `ROLLBACK TO SAVEPOINT ${name}` }, { sql: `RELEASE SAVEPOINT ${name}` }]);
-        } catch {
-          // The transaction itself is lost (server gone); the caller's level rolls back.
-        }
-        throw err;
-      }
-      return;
-    }
-    this.tx(() => this.conn.batch(statements));
+    // In a savepoint of the caller's transaction, or a transaction of its own.
+    await this.tx((s) => runAll(s.db, statements));
   }
 
   /** The statement writing the document row, its chunks and their postings (run in the caller's transaction). */
@@ -417,15 +430,15 @@ export class PostgresStore implements Store {
     };
   }
 
-  transaction<T>(fn: () => T): T {
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
     return this.tx(fn);
   }
 
-  deleteDocument(documentId: string): boolean {
-    return this.tx(() => {
-      const doc = this.getDocument(documentId);
+  deleteDocument(documentId: string): Promise<boolean> {
+    return this.tx(async (s) => {
+      const doc = await s.getDocument(documentId);
       if (!doc) return false;
-      this.conn.batch([this.removeDocumentRows(doc.source), BUMP_GENERATION]);
+      await runAll(s.db, [this.removeDocumentRows(doc.source), BUMP_GENERATION]);
       return true;
     });
   }
@@ -446,68 +459,69 @@ export class PostgresStore implements Store {
    * rows here are a dead writer's (a killed process never reaches close()):
    * sweep them all with this walk's start.
    */
-  resetSeenSources(): void {
-    this.seenPending = [];
-    this.conn.query("DELETE FROM walk_seen");
+  async resetSeenSources(): Promise<void> {
+    this.shared.seenPending = [];
+    await this.db.query("DELETE FROM walk_seen");
   }
 
-  markSourceSeen(source: string): void {
-    this.seenPending.push(source);
-    if (this.seenPending.length >= SEEN_PAGE) this.flushSeen();
+  async markSourceSeen(source: string): Promise<void> {
+    this.shared.seenPending.push(source);
+    if (this.shared.seenPending.length >= SEEN_PAGE) await this.flushSeen();
   }
 
-  unseenDocumentsUnder(prefix: string, afterRowid: number, limit: number): DocumentRef[] {
-    this.flushSeen();
-    return this.conn.query<DocumentRef>(
-      `SELECT id AS rowid, document_id, source, source_class FROM documents d
+  async unseenDocumentsUnder(prefix: string, afterRowid: number, limit: number): Promise<DocumentRef[]> {
+    await this.flushSeen();
+    return (
+      await this.db.query<DocumentRef>(
+        `SELECT id AS rowid, document_id, source, source_class FROM documents d
        WHERE id > $1 AND starts_with(source, $2)
          AND NOT EXISTS (SELECT 1 FROM walk_seen s WHERE s.walker = $3 AND s.source = d.source)
        ORDER BY id LIMIT $4`,
-      [afterRowid, prefix, this.walker, limit],
+        [afterRowid, prefix, this.shared.walker, limit],
+      )
     ).rows;
   }
 
-  private flushSeen(): void {
-    if (this.seenPending.length === 0) return;
-    const pending = this.seenPending;
-    this.seenPending = [];
-    this.conn.query("INSERT INTO walk_seen (walker, source) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING", [this.walker, pending]);
+  private async flushSeen(): Promise<void> {
+    if (this.shared.seenPending.length === 0) return;
+    const pending = this.shared.seenPending;
+    this.shared.seenPending = [];
+    await this.db.query("INSERT INTO walk_seen (walker, source) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING", [this.shared.walker, pending]);
   }
 
-  getChunk(chunkId: string): StoredChunk | undefined {
-    const row = this.conn.query<JoinedRow>(
-      `SELECT ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.chunk_id = $1`,
-      [chunkId],
+  async getChunk(chunkId: string): Promise<StoredChunk | undefined> {
+    const row = (
+      await this.db.query<JoinedRow>(`SELECT ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.chunk_id = $1`, [
+        chunkId,
+      ])
     ).rows[0];
     return row ? toChunk(row) : undefined;
   }
 
-  searchLexical(terms: string[], limit: number, filter?: ChunkFilter): ScoredChunk[] {
+  async searchLexical(terms: string[], limit: number, filter?: ChunkFilter): Promise<ScoredChunk[]> {
     const q = countQueryTerms(terms);
     if (q.terms.length === 0 || !(limit >= 1)) return [];
     const k = Math.floor(Math.min(limit, 1_000_000));
-    return this.snapshot(() => {
-      const w = queryWeights(this.conn, q.terms, q.qtfs, BM25_DEFAULTS.k1, BM25_DEFAULTS.b);
+    return this.snapshot(async (s) => {
+      const w = await queryWeights(s.db, q.terms, q.qtfs, BM25_DEFAULTS.k1, BM25_DEFAULTS.b);
       if (!w) return [];
       const params = new Params(scoringParams(w, k));
-      const allowed = filter ? `p.chunk IN (${this.filteredChunkIds(filter, params)})` : undefined;
-      return this.conn
-        .query<JoinedRow & { score: number }>(
-          `WITH s AS (${scoringSql(allowed)})
+      const allowed = filter ? `p.chunk IN (${await s.filteredChunkIds(filter, params)})` : undefined;
+      const rows = await s.db.query<JoinedRow & { score: number }>(
+        `WITH s AS (${scoringSql(allowed)})
            SELECT s.score, ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM s JOIN chunks c ON c.id = s.chunk JOIN documents d ON d.id = c.doc_id`,
-          params.values,
-        )
-        .rows.map((r) => ({ ...toChunk(r), score: r.score }))
-        .sort(byScoreThenChunkId);
+        params.values,
+      );
+      return rows.rows.map((r) => ({ ...toChunk(r), score: r.score })).sort(byScoreThenChunkId);
     });
   }
 
   /** A SELECT of the chunk ids passing a filter; path globs are matched here, in code, first. */
-  private filteredChunkIds(filter: ChunkFilter, params: Params): string {
+  private async filteredChunkIds(filter: ChunkFilter, params: Params): Promise<string> {
     const globs = new Map<string, number[]>();
     const patterns = globsOf(filter);
     if (patterns.length > 0) {
-      const docs = this.conn.query<[number, string]>(`SELECT d.id, ${PATH_OF_DOCUMENT} FROM documents d`, [], "array").rows;
+      const docs = (await this.db.query<[number, string]>(`SELECT d.id, ${PATH_OF_DOCUMENT} FROM documents d`, [], { rowMode: "array" })).rows;
       let remaining = GLOB_STEPS_PER_STATEMENT;
       for (const pattern of patterns) {
         const match = compileGlob(pattern, { dot: true, errorCode: "INVALID_FILTER" });
@@ -530,14 +544,14 @@ export class PostgresStore implements Store {
   }
 
   /** Check vectors (width against the stored one, finite, a direction) and return unit-length copies. */
-  private unitVectors(vectors: Float32Array[], against: "stored" | "replacing" = "stored"): Float32Array[] {
+  private async unitVectors(vectors: Float32Array[], against: "stored" | "replacing" = "stored"): Promise<Float32Array[]> {
     if (vectors.length === 0) return [];
     const dims = vectors[0]!.length;
     checkDimensions(dims);
     // Replacing every vector (re-embedding) may change the width; adding to the stored ones (or a vector(d) column) may not.
     let stored: number | undefined;
     if (against === "stored") {
-      const col = readVectorColumn(this.conn);
+      const col = await readVectorColumn(this.db);
       stored = col.dims ?? col.declaredDims;
     }
     if (stored !== undefined && stored !== dims) {
@@ -569,9 +583,9 @@ export class PostgresStore implements Store {
    * short (dead rows, a filter rejecting most of the graph), is searched
    * exactly instead. See docs/decisions/0011-postgres-store.md.
    */
-  searchVectors(query: Float32Array, limit: number, filter?: ChunkFilter): ScoredChunk[] {
-    return this.snapshot(() => {
-      const col = readVectorColumn(this.conn);
+  searchVectors(query: Float32Array, limit: number, filter?: ChunkFilter): Promise<ScoredChunk[]> {
+    return this.snapshot(async (s) => {
+      const col = await readVectorColumn(s.db);
       if (col.dims === undefined) throw new GroundkitError("NO_VECTORS", "This collection has no vectors yet.");
       const q = unitCopy(query, checkVector(query, col.dims));
       if (!Number.isInteger(limit) || limit < 1 || limit > 4096) {
@@ -580,33 +594,31 @@ export class PostgresStore implements Store {
       const plan = planOf(col);
       if (plan === "array-exact") {
         // Every vector scored in SQL; only the best k reach the (repeated) scoring below.
-        return this.scoredFrom(q, limit, filter, (_params, where) => `SELECT v.chunk, v.embedding FROM vectors v ${where} ORDER BY ${EXACT_SCORE} DESC, v.chunk LIMIT $2`).hits;
+        return (await s.scoredFrom(q, limit, filter, (_params, where) => `SELECT v.chunk, v.embedding FROM vectors v ${where} ORDER BY ${EXACT_SCORE} DESC, v.chunk LIMIT $2`)).hits;
       }
-      return this.pgvectorSearch(col, plan === "hnsw" ? "hnsw" : "exact", q, limit, filter);
+      return s.pgvectorSearch(col, plan === "hnsw" ? "hnsw" : "exact", q, limit, filter);
     });
   }
 
-  private pgvectorSearch(col: VectorColumn, how: "hnsw" | "exact", q: Float32Array, limit: number, filter?: ChunkFilter): ScoredChunk[] {
+  private async pgvectorSearch(col: VectorColumn, how: "hnsw" | "exact", q: Float32Array, limit: number, filter?: ChunkFilter): Promise<ScoredChunk[]> {
     const schema = col.extensionSchema!;
     const candidates = limit + RESCORE_MARGIN;
     let matching: number | undefined;
     if (how === "hnsw" && filter) {
       const params = new Params();
-      matching = this.conn.query<{ n: number }>(
-        `SELECT count(*) AS n FROM vectors v WHERE v.chunk IN (${this.filteredChunkIds(filter, params)})`,
-        params.values,
-      ).rows[0]!.n;
+      const ids = await this.filteredChunkIds(filter, params);
+      matching = (await this.db.query<{ n: number }>(`SELECT count(*) AS n FROM vectors v WHERE v.chunk IN (${ids})`, params.values)).rows[0]!.n;
       if (matching === 0) return [];
-      if (matching <= (this.vectorOptions.filterExactMax ?? DEFAULT_FILTER_EXACT_MAX)) how = "exact";
+      if (matching <= (this.shared.vectorOptions.filterExactMax ?? DEFAULT_FILTER_EXACT_MAX)) how = "exact";
     }
     const search = (way: "hnsw" | "exact") =>
       this.scoredFrom(q, limit, filter, (params, where) => pgvectorCandidates(schema, way, where, params.add(candidates, "::int")));
-    if (how === "exact") return search("exact").hits;
-    const s = hnswSettings(candidates);
-    this.conn.query(s.sql, s.params);
-    const found = search("hnsw");
+    if (how === "exact") return (await search("exact")).hits;
+    const settings = hnswSettings(candidates);
+    await this.db.query(settings.sql, settings.params);
+    const found = await search("hnsw");
     // Fewer candidates than asked, and fewer than there are: the index scan stopped short, so scan exactly.
-    if (found.candidates < candidates && found.candidates < (matching ?? this.countVectors())) return search("exact").hits;
+    if (found.candidates < candidates && found.candidates < (matching ?? (await this.countVectors()))) return (await search("exact")).hits;
     return found.hits;
   }
 
@@ -615,122 +627,132 @@ export class PostgresStore implements Store {
    * (given the parameters and the filter's WHERE) exactly and keep the best
    * `limit`, ties by row id. `candidates` counts the rows it selected.
    */
-  private scoredFrom(
+  private async scoredFrom(
     q: Float32Array,
     limit: number,
     filter: ChunkFilter | undefined,
     candidatesSql: (params: Params, where: string) => string,
-  ): { hits: ScoredChunk[]; candidates: number } {
+  ): Promise<{ hits: ScoredChunk[]; candidates: number }> {
     const params = new Params([vectorLiteral(q), limit]);
-    const where = filter ? `WHERE v.chunk IN (${this.filteredChunkIds(filter, params)})` : "";
-    const rows = this.conn.query<JoinedRow & { score: number; rowid_: number; candidates_: number }>(
-      `WITH cand AS MATERIALIZED (${candidatesSql(params, where)}),
+    const where = filter ? `WHERE v.chunk IN (${await this.filteredChunkIds(filter, params)})` : "";
+    const rows = (
+      await this.db.query<JoinedRow & { score: number; rowid_: number; candidates_: number }>(
+        `WITH cand AS MATERIALIZED (${candidatesSql(params, where)}),
        s AS (SELECT v.chunk, ${EXACT_SCORE} AS score FROM cand v ORDER BY score DESC, v.chunk LIMIT $2)
        SELECT s.score, s.chunk AS rowid_, (SELECT count(*) FROM cand) AS candidates_, ${CHUNK_COLUMNS}, ${DOC_COLUMNS}
        FROM s JOIN chunks c ON c.id = s.chunk JOIN documents d ON d.id = c.doc_id ORDER BY s.score DESC, s.chunk`,
-      params.values,
+        params.values,
+      )
     ).rows;
     return { hits: rows.map((r) => ({ ...toChunk(r), score: r.score })), candidates: rows[0]?.candidates_ ?? 0 };
   }
 
   /** Every chunk's rowid and text, in rowid order (for re-embedding). */
-  allChunkTexts(): Array<{ rowid: number; text: string }> {
-    return this.conn.query<{ rowid: number; text: string }>("SELECT id AS rowid, text FROM chunks ORDER BY id").rows;
+  async allChunkTexts(): Promise<Array<{ rowid: number; text: string }>> {
+    return (await this.db.query<{ rowid: number; text: string }>("SELECT id AS rowid, text FROM chunks ORDER BY id")).rows;
   }
 
-  vectorDimensions(): number | undefined {
-    const row = this.conn.query<{ d: number | null }>("SELECT array_length(embedding::real[], 1) AS d FROM vectors LIMIT 1").rows[0];
+  async vectorDimensions(): Promise<number | undefined> {
+    const row = (await this.db.query<{ d: number | null }>("SELECT array_length(embedding::real[], 1) AS d FROM vectors LIMIT 1")).rows[0];
     return row?.d ?? undefined;
   }
 
-  countVectors(): number {
-    return this.conn.query<{ n: number }>("SELECT count(*) AS n FROM vectors").rows[0]!.n;
+  async countVectors(): Promise<number> {
+    return (await this.db.query<{ n: number }>("SELECT count(*) AS n FROM vectors")).rows[0]!.n;
   }
 
-  chunksMissingVectors(limit: number): Array<{ rowid: number; text: string }> {
-    return this.conn.query<{ rowid: number; text: string }>(
-      `SELECT c.id AS rowid, c.text FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk = c.id)
+  async chunksMissingVectors(limit: number): Promise<Array<{ rowid: number; text: string }>> {
+    return (
+      await this.db.query<{ rowid: number; text: string }>(
+        `SELECT c.id AS rowid, c.text FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk = c.id)
        ORDER BY c.id LIMIT $1`,
-      [Math.max(0, Math.floor(limit))],
+        [Math.max(0, Math.floor(limit))],
+      )
     ).rows;
   }
 
   /** Write vectors for existing chunks in one transaction (rows whose chunk vanished meanwhile are skipped). */
-  writeVectors(rows: Array<{ rowid: number; vector: Float32Array }>): void {
+  async writeVectors(rows: Array<{ rowid: number; vector: Float32Array }>): Promise<void> {
     if (rows.length === 0) return;
-    const units = this.unitVectors(rows.map((r) => r.vector));
-    this.tx(() => this.conn.batch([this.upsertVectors(rows.map((r) => r.rowid), units, "id")]));
+    const units = await this.unitVectors(rows.map((r) => r.vector));
+    await this.tx((s) => runAll(s.db, [this.upsertVectors(rows.map((r) => r.rowid), units, "id")]));
   }
 
   /** Replace every vector and the recorded identity in one transaction (re-embedding swaps atomically). */
-  replaceAllVectors(rows: Array<{ rowid: number; vector: Float32Array }>, meta: Record<string, string>): void {
-    const units = this.unitVectors(rows.map((r) => r.vector), "replacing");
-    this.tx(() => {
+  async replaceAllVectors(rows: Array<{ rowid: number; vector: Float32Array }>, meta: Record<string, string>): Promise<void> {
+    const units = await this.unitVectors(rows.map((r) => r.vector), "replacing");
+    await this.tx(async (s) => {
       // With pgvector the index goes too: the writer's syncVectorIndex builds it again over the new vectors.
-      const statements: Statement[] = rows.length > 0 ? replaceAllStatements(readVectorColumn(this.conn), units[0]!.length) : [{ sql: "DELETE FROM vectors" }];
+      const statements: Statement[] =
+        rows.length > 0 ? replaceAllStatements(await readVectorColumn(s.db), units[0]!.length) : [{ sql: "DELETE FROM vectors" }];
       if (rows.length > 0) statements.push(this.upsertVectors(rows.map((r) => r.rowid), units, "id"));
-      this.conn.batch(statements);
-      for (const [k, v] of Object.entries(meta)) this.setMeta(k, v);
-      this.conn.batch([BUMP_GENERATION]);
+      await runAll(s.db, statements);
+      for (const [k, v] of Object.entries(meta)) await s.setMeta(k, v);
+      await runAll(s.db, [BUMP_GENERATION]);
     });
   }
 
-  documentsAfter(afterRowid: number, limit: number): DocumentRef[] {
-    return this.conn.query<DocumentRef>(
-      "SELECT id AS rowid, document_id, source, source_class FROM documents WHERE id > $1 ORDER BY id LIMIT $2",
-      [afterRowid, limit],
+  async documentsAfter(afterRowid: number, limit: number): Promise<DocumentRef[]> {
+    return (
+      await this.db.query<DocumentRef>("SELECT id AS rowid, document_id, source, source_class FROM documents WHERE id > $1 ORDER BY id LIMIT $2", [
+        afterRowid,
+        limit,
+      ])
     ).rows;
   }
 
-  chunksOf(documentId: string): Array<NewChunk & { rowid: number }> {
-    return this.conn
-      .query<JoinedRow & { rowid_: number }>(
-        `SELECT c.id AS rowid_, ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id
+  async chunksOf(documentId: string): Promise<Array<NewChunk & { rowid: number }>> {
+    const rows = await this.db.query<JoinedRow & { rowid_: number }>(
+      `SELECT c.id AS rowid_, ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id
          WHERE d.document_id = $1 ORDER BY c.ordinal`,
-        [documentId],
-      )
-      .rows.map((r) => {
-        const { document: _document, ...chunk } = toChunk(r);
-        return { ...chunk, rowid: r.rowid_ };
-      });
+      [documentId],
+    );
+    return rows.rows.map((r) => {
+      const { document: _document, ...chunk } = toChunk(r);
+      return { ...chunk, rowid: r.rowid_ };
+    });
   }
 
-  vectorsOf(rowids: number[]): Map<number, Float32Array> {
+  async vectorsOf(rowids: number[]): Promise<Map<number, Float32Array>> {
     if (rowids.length === 0) return new Map();
-    const rows = this.conn.query<{ chunk: number; embedding: number[] }>(
-      "SELECT chunk, embedding::real[] AS embedding FROM vectors WHERE chunk = ANY($1::bigint[])",
-      [rowids],
+    const rows = (
+      await this.db.query<{ chunk: number; embedding: number[] }>("SELECT chunk, embedding::real[] AS embedding FROM vectors WHERE chunk = ANY($1::bigint[])", [
+        rowids,
+      ])
     ).rows;
     return new Map(rows.map((r) => [r.chunk, Float32Array.from(r.embedding)]));
   }
 
-  allMeta(): Record<string, string> {
-    const rows = this.conn.query<{ key: string; value: string }>("SELECT key, value FROM meta").rows;
+  async allMeta(): Promise<Record<string, string>> {
+    const rows = (await this.db.query<{ key: string; value: string }>("SELECT key, value FROM meta")).rows;
     return Object.fromEntries(rows.map((r) => [r.key, r.value]));
   }
 
-  getMeta(key: string): string | undefined {
-    return this.conn.query<{ value: string }>("SELECT value FROM meta WHERE key = $1", [key]).rows[0]?.value;
+  async getMeta(key: string): Promise<string | undefined> {
+    return (await this.db.query<{ value: string }>("SELECT value FROM meta WHERE key = $1", [key])).rows[0]?.value;
   }
 
-  setMeta(key: string, value: string): void {
-    this.conn.query("INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [key, value]);
+  async setMeta(key: string, value: string): Promise<void> {
+    await this.db.query("INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [key, value]);
   }
 
-  stats(): StoreStats {
-    return this.snapshot(() => {
-      const byClass = this.conn.query<{ cls: string; docs: number; chunks: number }>(COUNTS_BY_CLASS_SQL).rows;
-      return statsOf(byClass, SCHEMA_VERSION, (k) => this.getMeta(k));
+  stats(): Promise<StoreStats> {
+    return this.snapshot(async (s) => {
+      const byClass = (await s.db.query<{ cls: string; docs: number; chunks: number }>(COUNTS_BY_CLASS_SQL)).rows;
+      const meta = await s.allMeta();
+      return statsOf(byClass, SCHEMA_VERSION, (k) => meta[k]);
     });
   }
 
-  close(): void {
+  /** Close the collection's pool (a transaction's handle has nothing of its own to close). */
+  async close(): Promise<void> {
+    if (this.client) return;
     try {
-      if (this.depth === 0) this.conn.query("DELETE FROM walk_seen WHERE walker = $1", [this.walker]);
+      await this.pool.query("DELETE FROM walk_seen WHERE walker = $1", [this.shared.walker]);
     } catch {
       // The walk record is scratch; a server that is gone keeps nothing of this session anyway.
     } finally {
-      this.conn.close();
+      await this.pool.close();
     }
   }
 }

@@ -11,7 +11,7 @@
  * Every statement runs in the caller's transaction.
  */
 import { bm25Params, countTerms, queryIdfs } from "../bm25.js";
-import type { SyncConnection } from "./sync-connection.js";
+import type { PgRunner } from "./pg-pool.js";
 
 /** One chunk's postings, as arrays ready for unnest. */
 export interface ChunkPostings {
@@ -39,12 +39,12 @@ export interface QueryWeights {
  * turn them into per-term weights idf * qtf * (k1 + 1); undefined when no
  * term occurs (the query matches nothing).
  */
-export function queryWeights(conn: SyncConnection, terms: string[], qtfs: number[], k1: number, b: number): QueryWeights | undefined {
-  const rows = conn.query<{ docs: number; total_len: number; df: number }>(
+export async function queryWeights(conn: PgRunner, terms: string[], qtfs: number[], k1: number, b: number): Promise<QueryWeights | undefined> {
+  const rows = (await conn.query<{ docs: number; total_len: number; df: number }>(
     `SELECT s.docs, s.total_len, (SELECT count(*) FROM bm25_postings p WHERE p.term = q.t) AS df
      FROM bm25_stats s, unnest($1::text[]) WITH ORDINALITY AS q(t, i) ORDER BY q.i`,
     [terms],
-  ).rows;
+  )).rows;
   const docs = rows[0]?.docs ?? 0;
   if (docs === 0) return undefined;
   const dfs = rows.map((r) => r.df);

@@ -16,7 +16,7 @@
  * docs/decisions/0011-postgres-store.md.
  */
 import { quoteIdent } from "./open-schema.js";
-import { PgStatementError, type SyncConnection } from "./sync-connection.js";
+import { PgStatementError, type PgRunner } from "./pg-pool.js";
 
 /** The HNSW index's name (in the collection's schema). */
 export const HNSW_INDEX = "vectors_hnsw";
@@ -77,15 +77,15 @@ const COLUMN_SQL = `SELECT
   (SELECT array_length(v.embedding::real[], 1) FROM vectors v LIMIT 1) AS dims`;
 
 /** Read the collection's vector column state (one statement). */
-export function readVectorColumn(conn: SyncConnection): VectorColumn {
-  const r = conn.query<{
+export async function readVectorColumn(conn: PgRunner): Promise<VectorColumn> {
+  const r = (await conn.query<{
     ext_schema: string | null;
     ext_version: string | null;
     is_vector: boolean | null;
     typmod: number | null;
     index_valid: boolean | null;
     dims: number | null;
-  }>(COLUMN_SQL).rows[0]!;
+  }>(COLUMN_SQL)).rows[0]!;
   const type = r.is_vector ? "pgvector" : "array";
   return {
     extensionSchema: r.ext_schema ?? undefined,
@@ -98,8 +98,8 @@ export function readVectorColumn(conn: SyncConnection): VectorColumn {
 }
 
 /** Whether the server could install the extension (its files are there), whether or not this database has it. */
-export function extensionAvailable(conn: SyncConnection): boolean {
-  return conn.query<{ n: number }>("SELECT count(*) AS n FROM pg_available_extensions WHERE name = 'vector'").rows[0]!.n > 0;
+export async function extensionAvailable(conn: PgRunner): Promise<boolean> {
+  return (await conn.query<{ n: number }>("SELECT count(*) AS n FROM pg_available_extensions WHERE name = 'vector'")).rows[0]!.n > 0;
 }
 
 /**
@@ -108,17 +108,17 @@ export function extensionAvailable(conn: SyncConnection): boolean {
  * and with CASCADE every other collection's vectors). Returns why it could
  * not, or undefined when it is installed now.
  */
-export function tryCreateExtension(conn: SyncConnection): string | undefined {
-  if (!conn.query<{ ok: boolean }>("SELECT to_regnamespace('public') IS NOT NULL AS ok").rows[0]!.ok) {
+export async function tryCreateExtension(conn: PgRunner): Promise<string | undefined> {
+  if (!(await conn.query<{ ok: boolean }>("SELECT to_regnamespace('public') IS NOT NULL AS ok")).rows[0]!.ok) {
     return "there is no public schema to install extension vector in; an administrator can run CREATE EXTENSION vector";
   }
   try {
-    conn.query("CREATE EXTENSION IF NOT EXISTS vector SCHEMA public");
+    await conn.query("CREATE EXTENSION IF NOT EXISTS vector SCHEMA public");
     return undefined;
   } catch (err) {
     if (!(err instanceof PgStatementError)) throw err;
     // Two writers of different collections may race to create it: the loser's unique violation means it is there.
-    if (readVectorColumn(conn).extensionSchema !== undefined) return undefined;
+    if ((await readVectorColumn(conn)).extensionSchema !== undefined) return undefined;
     const why = err.sqlState === "42501" ? "this role may not create it" : "creating it failed";
     return `extension vector is available but ${why} (${err.message}); an administrator can run CREATE EXTENSION vector`;
   }

@@ -1,19 +1,20 @@
 /**
  * The per-collection writer lock on PostgreSQL: a session-level advisory lock
- * (pg_try_advisory_lock) held on a connection of its own, so writers on any
- * number of machines take turns. Like the SQLite writer lock
- * (store/sqlite/writer-lock.ts) it is polled, never waited on inside the
- * server, with the same --lock-timeout semantics and the same COLLECTION_BUSY
- * error; the server drops it when the holder's connection goes (a killed
- * process, a lost network), so a dead holder never wedges the collection.
- * Who holds it is written to the `writer_holder` meta row, for messages only.
+ * (pg_try_advisory_lock) held on a pooled connection of its own for the whole
+ * write, so writers on any number of machines (and two in one process) take
+ * turns. Like the SQLite writer lock (store/sqlite/writer-lock.ts) it is
+ * polled, never waited on inside the server, with the same --lock-timeout
+ * semantics and the same COLLECTION_BUSY error; the server drops it when the
+ * holder's connection goes (a killed process, a lost network), so a dead
+ * holder never wedges the collection. Who holds it is written to the
+ * `writer_holder` meta row, for messages only.
  */
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { GroundkitError } from "../../core/errors.js";
 import { describeHolder, type LockHolder, type WriterLockOptions } from "../writer-lock-holder.js";
 import { LOCK_CLASS } from "./open-schema.js";
-import type { SyncConnection } from "./sync-connection.js";
+import type { PgClient, PgPool, PgRunner } from "./pg-pool.js";
 
 
 /** Time between attempts while waiting, as for the SQLite lock. */
@@ -21,9 +22,9 @@ const POLL_MS = 50;
 
 const PROCESS_STARTED_AT = new Date(Date.now() - process.uptime() * 1000).toISOString();
 
-function readHolder(conn: SyncConnection): LockHolder | undefined {
+async function readHolder(conn: PgRunner): Promise<LockHolder | undefined> {
   try {
-    const row = conn.query<{ value: string }>("SELECT value FROM meta WHERE key = 'writer_holder'").rows[0];
+    const row = (await conn.query<{ value: string }>("SELECT value FROM meta WHERE key = 'writer_holder'")).rows[0];
     if (!row) return undefined;
     const parsed = JSON.parse(row.value) as Partial<LockHolder>;
     return typeof parsed.pid === "number" && typeof parsed.operation === "string" ? (parsed as LockHolder) : undefined;
@@ -32,16 +33,41 @@ function readHolder(conn: SyncConnection): LockHolder | undefined {
   }
 }
 
+/**
+ * One attempt at the session-level advisory lock (LOCK_CLASS, key) on a
+ * connection of its own: that connection, holding the lock, or undefined when
+ * another session holds it.
+ */
+export async function tryAdvisoryLock(pool: PgPool, key: number): Promise<PgClient | undefined> {
+  const client = await pool.connect();
+  let ok = false;
+  try {
+    ok = (await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1, $2) AS ok", [LOCK_CLASS, key])).rows[0]?.ok === true;
+  } finally {
+    if (!ok) client.release();
+  }
+  return ok ? client : undefined;
+}
+
+/** Release the lock and give its connection back (closing it when the unlock fails: the lock goes with the session). */
+export async function releaseAdvisoryLock(client: PgClient, key: number): Promise<void> {
+  try {
+    await client.query("SELECT pg_advisory_unlock($1, $2)", [LOCK_CLASS, key]);
+    client.release();
+  } catch {
+    client.release(true);
+  }
+}
 
 /** Take the lock (waiting up to `timeoutMs`), run `fn`, release it on every exit path. */
-export async function withAdvisoryWriterLock<T>(conn: SyncConnection, key: number, opts: WriterLockOptions, fn: () => Promise<T>): Promise<T> {
+export async function withAdvisoryWriterLock<T>(pool: PgPool, key: number, opts: WriterLockOptions, fn: () => Promise<T>): Promise<T> {
   const deadline = performance.now() + opts.timeoutMs;
   let waited = false;
-  const lockId = randomUUID();
-  while (!conn.tryLock(lockId, LOCK_CLASS, key)) {
+  let held: PgClient | undefined;
+  while (!(held = await tryAdvisoryLock(pool, key))) {
     const remaining = deadline - performance.now();
     if (remaining <= 0) {
-      const holder = readHolder(conn);
+      const holder = await readHolder(pool);
       const gaveUp = opts.timeoutMs > 0 ? `; gave up after waiting ${Math.round(opts.timeoutMs / 100) / 10} s` : "";
       throw new GroundkitError(
         "COLLECTION_BUSY",
@@ -51,7 +77,7 @@ export async function withAdvisoryWriterLock<T>(conn: SyncConnection, key: numbe
     }
     if (!waited) {
       waited = true;
-      opts.onWait?.(readHolder(conn));
+      opts.onWait?.(await readHolder(pool));
     }
     await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, remaining)));
   }
@@ -62,14 +88,14 @@ export async function withAdvisoryWriterLock<T>(conn: SyncConnection, key: numbe
       operation: opts.operation,
       process_started_at: PROCESS_STARTED_AT,
       acquired_at: new Date().toISOString(),
-      token: lockId,
+      token: randomUUID(),
     };
-    conn.query(
+    await held.query(
       "INSERT INTO meta (key, value) VALUES ('writer_holder', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
       [JSON.stringify(holder)],
     );
     return await fn();
   } finally {
-    conn.unlock(lockId, LOCK_CLASS, key);
+    await releaseAdvisoryLock(held, key);
   }
 }

@@ -1,11 +1,15 @@
 /**
- * The embedded store: one SQLite file per collection. Every write that touches
- * a document (row, chunks, BM25 postings, vectors) commits together, so a crash
- * leaves each document at its old or its new state.
+ * The embedded store: the asynchronous {@link Store} contract over the
+ * synchronous SQLite engine (sqlite-engine.ts). A call runs its statements at
+ * once and hands back a settled Promise, so the embedded path costs one
+ * Promise per call and never an extra turn of the event loop.
+ *
+ * A transaction is BEGIN IMMEDIATE … COMMIT on the engine's one connection,
+ * held open across the callback's awaits. Every call that reaches this handle
+ * (not the transaction's) while it is open waits for it to end: on the same
+ * connection it would run inside the transaction and read its uncommitted
+ * writes. See docs/decisions/0019-async-store-contract.md.
  */
-import type { Statement } from "better-sqlite3";
-import { GroundkitError } from "../../core/errors.js";
-import { chunkTokens } from "../../analysis/chunk-tokens.js";
 import type {
   ChunkFilter,
   DocumentListing,
@@ -19,465 +23,227 @@ import type {
   StoredDocument,
   VectorIndexStatus,
 } from "../store.js";
-import { CHUNK_COLUMNS, chunkMetadataJson, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, joinedRowOfRaw, statsOf, toChunk, toDocument, type DocumentRow, type JoinedRow } from "../rows.js";
 import type { Db } from "./db.js";
-import { openDatabase } from "./open-database.js";
-import { filteredChunkIds } from "./filter-sql.js";
-import { registerFunctions, type SqlFunctions } from "./functions.js";
-import { PostingsIndex } from "./postings.js";
-import { AnnIndex, type AnnOptions } from "./ann-index.js";
-import {
-  checkK,
-  countVectors,
-  deleteVectors,
-  ensureVectorTable,
-  knn,
-  rowidsMissingVectors,
-  prepareVector,
-  requireTable,
-  upsertVectors,
-  vectorsByRowid,
-  vectorTableDimensions,
-  dropVectorTable,
-  type VectorHit,
-} from "./vector-index.js";
-import { SCHEMA_VERSION } from "./schema.js";
+import { SqliteEngine, type SqliteStoreOptions } from "./sqlite-engine.js";
 
+export type { SqliteStoreOptions };
 
-
-/** Options of {@link SqliteStore.open}. */
-export interface SqliteStoreOptions {
-  create: boolean;
-  /** Never write the file (nor migrate it): `grk doctor` without `--repair`. */
-  readonly?: boolean | undefined;
-  /** How dense search uses the ANN index (default: HNSW from 10k vectors up). */
-  vectorIndex?: AnnOptions | undefined;
+/** The transaction open on one engine, shared by the handle and its transaction's handle. */
+interface TxGate {
+  /** Settles when the open transaction ends; undefined when none is open. */
+  open: Promise<void> | undefined;
+  /** Savepoints open inside it. */
+  depth: number;
 }
-
-/** Seen sources buffered before they are written to the walk's temp table. */
-const SEEN_PAGE = 1000;
-
-
-
-
 
 /**
  * SQLite implementation of {@link Store}.
  *
  * @example
  *   const store = SqliteStore.open(".groundkit/default.sqlite3", { create: true });
+ *   await store.transaction(async (tx) => tx.replaceDocument(doc, chunks));
  */
 export class SqliteStore implements Store {
-  private readonly stmts: {
-    docBySource: Statement;
-    docStateBySource: Statement;
-    docById: Statement;
-    insertDoc: Statement;
-    deleteDocRow: Statement;
-    chunkRowidsOfDoc: Statement;
-    insertChunk: Statement;
-    chunkById: Statement;
-    chunksByRowid: Statement;
-    getMeta: Statement;
-    setMeta: Statement;
-    bumpGeneration: Statement;
-    listDocs: Statement;
-    docIdsWithPrefix: Statement;
-    chunkIdsWithPrefix: Statement;
-    chunkIdAt: Statement;
-  };
-  private readonly postings: PostingsIndex;
-  /** Statements over the walk's temp table, prepared once it exists. */
-  private seenStmts: { clear: Statement; mark: Statement; unseenUnder: Statement } | undefined;
-  /** Sources marked seen but not yet in the temp table: written a page per transaction, not one each. */
-  private seenPending: string[] = [];
-  private readonly functions: SqlFunctions;
-  private readonly ann: AnnIndex;
-  /** A deferred read transaction around `fn` (one snapshot), made once. */
-  private readonly readTx: { deferred: (fn: () => unknown) => unknown };
-
   private constructor(
-    readonly db: Db,
-    path: string,
-    vectorIndex: AnnOptions | undefined,
-  ) {
-    this.functions = registerFunctions(db);
-    this.ann = new AnnIndex(db, path, !db.readonly, vectorIndex);
-    this.postings = new PostingsIndex(db);
-    this.readTx = db.transaction((fn: () => unknown) => fn());
-    this.stmts = {
-      docBySource: db.prepare("SELECT * FROM documents WHERE source = ?"),
-      docStateBySource: db.prepare("SELECT fingerprint, base_dir FROM documents WHERE source = ?"),
-      docById: db.prepare("SELECT * FROM documents WHERE document_id = ?"),
-      insertDoc: db.prepare(`INSERT INTO documents
-        (document_id, source, source_class, extractor, base_dir, fingerprint, content_hash, content_length, ingested_at, metadata)
-        VALUES (@document_id, @source, @source_class, @extractor, @base_dir, @fingerprint, @content_hash, @content_length, @ingested_at, @metadata)`),
-      deleteDocRow: db.prepare("DELETE FROM documents WHERE id = ?"),
-      chunkRowidsOfDoc: db.prepare("SELECT id FROM chunks WHERE doc_id = ?").pluck(),
-      insertChunk: db.prepare(`INSERT INTO chunks
-        (chunk_id, doc_id, ordinal, text, start_offset, end_offset, start_line, end_line, page_start, page_end, text_hash, metadata)
-        VALUES (@chunk_id, @doc_id, @ordinal, @text, @start_offset, @end_offset, @start_line, @end_line, @page_start, @page_end, @text_hash, @metadata)`),
-      chunkById: db.prepare(
-        `SELECT ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.chunk_id = ?`,
-      ),
-      // Every search hydrates its hits with this: prepared once, not per query.
-      // Raw rows, in the column order joinedRowOfRaw reads.
-      chunksByRowid: db
-        .prepare(
-          `SELECT c.id AS rowid_, ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id
-           WHERE c.id IN (SELECT value FROM json_each(?))`,
-        )
-        .raw(),
-      getMeta: db.prepare("SELECT value FROM meta WHERE key = ?").pluck(),
-      setMeta: db.prepare(
-        "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-      ),
-      bumpGeneration: db.prepare(`INSERT INTO meta (key, value) VALUES ('generation', '1')
-        ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)`),
-      // substr comparison rather than LIKE/GLOB: sources may contain wildcard characters.
-      listDocs: db.prepare(`SELECT d.*, (SELECT count(*) FROM chunks c WHERE c.doc_id = d.id) AS chunk_count
-        FROM documents d WHERE substr(d.source, 1, length(@prefix)) = @prefix AND d.source > @after
-        ORDER BY d.source LIMIT @limit`),
-      // Ids are lowercase hex: every id starting with the prefix sorts between it and it + '~'.
-      docIdsWithPrefix: db
-        .prepare("SELECT document_id FROM documents WHERE document_id >= ? AND document_id < ? ORDER BY document_id LIMIT ?")
-        .pluck(),
-      chunkIdsWithPrefix: db
-        .prepare("SELECT chunk_id FROM chunks WHERE chunk_id >= ? AND chunk_id < ? ORDER BY chunk_id LIMIT ?")
-        .pluck(),
-      chunkIdAt: db
-        .prepare(
-          `SELECT c.chunk_id FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE d.document_id = @doc
-           ORDER BY (c.start_offset <= @at AND c.end_offset > @at) DESC, (c.start_offset <= @at) DESC,
-             CASE WHEN c.start_offset <= @at THEN -c.start_offset ELSE c.start_offset END LIMIT 1`,
-        )
-        .pluck(),
-    };
-  }
+    /** The synchronous engine, for the SQLite-only checks of `grk doctor` (store/sqlite). */
+    readonly engine: SqliteEngine,
+    private readonly gate: TxGate,
+    /** This handle is a transaction's: its calls run inside it, never wait for it. */
+    private readonly inTx: boolean,
+  ) {}
 
   /** Open a collection file; `create` allows making a new one, `readonly` never writes it (nor migrates it). */
   static open(path: string, opts: SqliteStoreOptions): SqliteStore {
-    return new SqliteStore(openDatabase(path, { create: opts.create, readonly: opts.readonly ?? false }), path, opts.vectorIndex);
+    return new SqliteStore(SqliteEngine.open(path, opts), { open: undefined, depth: 0 }, false);
   }
 
-  listDocuments(opts: { prefix?: string | undefined; after?: string | undefined; limit: number }): DocumentListing[] {
-    const rows = this.stmts.listDocs.all({ prefix: opts.prefix ?? "", after: opts.after ?? "", limit: opts.limit }) as Array<
-      DocumentRow & { chunk_count: number }
-    >;
-    return rows.map((r) => ({ ...toDocument(r), chunks: r.chunk_count }));
+  get db(): Db {
+    return this.engine.db;
   }
 
-  documentIdsWithPrefix(prefix: string, limit: number): string[] {
-    return this.stmts.docIdsWithPrefix.all(prefix, prefix + "~", limit) as string[];
-  }
-
-  chunkIdsWithPrefix(prefix: string, limit: number): string[] {
-    return this.stmts.chunkIdsWithPrefix.all(prefix, prefix + "~", limit) as string[];
-  }
-
-  chunkIdAt(documentId: string, offset: number): string | undefined {
-    return this.stmts.chunkIdAt.get({ doc: documentId, at: offset }) as string | undefined;
-  }
-
-  getDocumentBySource(source: string): StoredDocument | undefined {
-    const row = this.stmts.docBySource.get(source) as DocumentRow | undefined;
-    return row ? toDocument(row) : undefined;
-  }
-
-  getDocument(documentId: string): StoredDocument | undefined {
-    const row = this.stmts.docById.get(documentId) as DocumentRow | undefined;
-    return row ? toDocument(row) : undefined;
-  }
-
-  documentState(source: string): DocumentState | undefined {
-    return this.stmts.docStateBySource.get(source) as DocumentState | undefined;
-  }
-
-  replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: Float32Array[]): void {
-    if (vectors && vectors.length !== chunks.length) {
-      throw new GroundkitError("INTERNAL", `${vectors.length} vectors for ${chunks.length} chunks.`);
+  /** Run a synchronous engine call now (or after the open transaction, from outside it) as a settled Promise. */
+  private run<T>(fn: () => T): Promise<T> {
+    const open = this.gate.open;
+    if (open !== undefined && !this.inTx) return open.then(() => this.run(fn));
+    try {
+      return Promise.resolve(fn());
+    } catch (err) {
+      return Promise.reject(err as Error);
     }
-    const tx = this.db.transaction(() => {
-      this.removeDocumentRows(doc.source);
-      const info = this.stmts.insertDoc.run({ ...doc, metadata: JSON.stringify(doc.metadata) });
-      const docRowid = Number(info.lastInsertRowid);
-      const rows: Array<{ rowid: number; vector: Float32Array }> = [];
-      chunks.forEach((ch, i) => {
-        const { heading_path, source_start_line: _start, source_end_line: _end, ...rest } = ch;
-        const res = this.stmts.insertChunk.run({
-          ...rest,
-          doc_id: docRowid,
-          metadata: chunkMetadataJson(ch),
-        });
-        this.postings.add(Number(res.lastInsertRowid), chunkTokens(ch.text, heading_path));
-        if (vectors) rows.push({ rowid: Number(res.lastInsertRowid), vector: vectors[i]! });
-      });
-      if (rows.length > 0) {
-        ensureVectorTable(this.db, rows[0]!.vector.length);
-        upsertVectors(this.db, rows);
+  }
+
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
+    if (this.inTx) return this.savepoint(fn);
+    const open = this.gate.open;
+    if (open !== undefined) return open.then(() => this.transaction(fn));
+    const db = this.engine.db;
+    try {
+      db.exec("BEGIN IMMEDIATE");
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+    let ended!: () => void;
+    this.gate.open = new Promise<void>((resolve) => (ended = resolve));
+    const tx = new SqliteStore(this.engine, this.gate, true);
+    return (async () => {
+      try {
+        const out = await fn(tx);
+        db.exec("COMMIT");
+        return out;
+      } catch (err) {
+        // A failed statement may have rolled the transaction back already.
+        if (db.inTransaction) db.exec("ROLLBACK");
+        throw err;
+      } finally {
+        this.gate.open = undefined;
+        ended();
       }
-      this.stmts.bumpGeneration.run();
-    });
-    // Inside an open transaction better-sqlite3 runs this as a savepoint.
-    tx.immediate();
-  }
-
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
-  }
-
-  deleteDocument(documentId: string): boolean {
-    const tx = this.db.transaction(() => {
-      const doc = this.getDocument(documentId);
-      if (!doc) return false;
-      this.removeDocumentRows(doc.source);
-      this.stmts.bumpGeneration.run();
-      return true;
-    });
-    return tx.immediate();
-  }
-
-  /** Delete a document's row, chunks and postings (caller holds the transaction). */
-  private removeDocumentRows(source: string): void {
-    const row = this.stmts.docBySource.get(source) as (DocumentRow & { id: number }) | undefined;
-    if (!row) return;
-    const chunkRowids = this.stmts.chunkRowidsOfDoc.all(row.id) as number[];
-    for (const rowid of chunkRowids) this.postings.remove(rowid);
-    if (chunkRowids.length > 0 && vectorTableDimensions(this.db) !== undefined) deleteVectors(this.db, chunkRowids);
-    this.stmts.deleteDocRow.run(row.id); // chunks go by ON DELETE CASCADE
-  }
-
-  resetSeenSources(): void {
-    this.seenPending = [];
-    this.seenStatements().clear.run();
-  }
-
-  markSourceSeen(source: string): void {
-    this.seenPending.push(source);
-    if (this.seenPending.length >= SEEN_PAGE) this.flushSeen();
-  }
-
-  unseenDocumentsUnder(prefix: string, afterRowid: number, limit: number): DocumentRef[] {
-    this.flushSeen();
-    return this.seenStatements().unseenUnder.all(afterRowid, prefix, prefix, limit) as DocumentRef[];
-  }
-
-  /** A deferred transaction that touches only the temp table: no lock on the collection is taken. */
-  private flushSeen(): void {
-    if (this.seenPending.length === 0) return;
-    const { mark } = this.seenStatements();
-    const pending = this.seenPending;
-    this.seenPending = [];
-    this.db.transaction(() => {
-      for (const source of pending) mark.run(source);
     })();
   }
 
-  /**
-   * A TEMP table is private to this connection and lives in SQLite's temp
-   * store, a file here (SQLITE_TEMP_STORE=1) behind a small page cache, so its
-   * size does not show in memory; writing it takes no lock on the collection.
-   */
-  private seenStatements(): NonNullable<SqliteStore["seenStmts"]> {
-    if (!this.seenStmts) {
-      // A scratch record: its rollback journal can live in memory.
-      this.db.pragma("temp.journal_mode = MEMORY");
-      this.db.exec("CREATE TEMP TABLE IF NOT EXISTS walk_seen (source TEXT PRIMARY KEY) WITHOUT ROWID");
-      this.seenStmts = {
-        clear: this.db.prepare("DELETE FROM temp.walk_seen"),
-        mark: this.db.prepare("INSERT OR IGNORE INTO temp.walk_seen (source) VALUES (?)"),
-        // substr comparison rather than LIKE/GLOB: sources may contain wildcard characters.
-        unseenUnder: this.db.prepare(`SELECT id AS rowid, document_id, source, source_class FROM documents d
-          WHERE id > ? AND substr(source, 1, length(?)) = ?
-            AND NOT EXISTS (SELECT 1 FROM temp.walk_seen s WHERE s.source = d.source)
-          ORDER BY id LIMIT ?`),
-      };
-    }
-    return this.seenStmts;
-  }
-
-  getChunk(chunkId: string): StoredChunk | undefined {
-    const row = this.stmts.chunkById.get(chunkId) as JoinedRow | undefined;
-    return row ? toChunk(row) : undefined;
-  }
-
-  searchLexical(terms: string[], limit: number, filter?: ChunkFilter): ScoredChunk[] {
-    // One read snapshot for the filter, the postings and the hits' rows: they agree, and the snapshot
-    // (the WAL read lock) is taken once per search rather than once per statement group.
-    return this.lexicalRead(() => this.searchLexicalInSnapshot(terms, limit, filter));
-  }
-
-  /** Run `fn` in one read snapshot: a deferred transaction, or the caller's open one. */
-  private lexicalRead<T>(fn: () => T): T {
-    return this.db.inTransaction ? fn() : (this.readTx.deferred(fn) as T);
-  }
-
-  private searchLexicalInSnapshot(terms: string[], limit: number, filter?: ChunkFilter): ScoredChunk[] {
-    const allowed = filter ? this.filteredRowids(filter) : undefined;
-    if (allowed?.size === 0) return [];
-    const hits = this.postings.search(terms, limit, allowed ? { allow: (rowid) => allowed.has(rowid) } : {});
-    if (hits.length === 0) return [];
-    const rows = this.chunksByRowid(hits.map((h) => h.rowid));
-    const out = hits.flatMap((h) => {
-      const row = rows.get(h.rowid);
-      return row ? [{ ...toChunk(row), score: h.score }] : [];
-    });
-    // Equal scores break on chunk id, which is stable across re-ingests (rowids are not).
-    return out.sort((a, b) => b.score - a.score || (a.chunk_id < b.chunk_id ? -1 : a.chunk_id > b.chunk_id ? 1 : 0));
-  }
-
-  /** Chunk rowids passing a filter, computed inside SQLite. */
-  private filteredRowids(filter: ChunkFilter): Set<number> {
-    const ids = filteredChunkIds(filter);
-    return this.functions.metered(() => new Set(this.db.prepare(ids.sql).pluck().all(...ids.params) as number[]));
-  }
-
-  /** Chunks nearest to a query vector, score = cosine similarity (higher is better). */
-  searchVectors(query: Float32Array, limit: number, filter?: ChunkFilter): ScoredChunk[] {
-    // One read snapshot: the vector log the ANN index catches up from, the graph's answer and the chunk rows agree.
-    return this.db.transaction(() => {
-      const hits = this.functions.metered(() => this.nearest(query, limit, filter));
-      if (hits.length === 0) return [];
-      const rows = this.chunksByRowid(hits.map((h) => h.rowid));
-      return hits.flatMap((h) => {
-        const row = rows.get(h.rowid);
-        return row ? [{ ...toChunk(row), score: 1 - h.distance }] : [];
-      });
-    })();
-  }
-
-  /**
-   * The HNSW index when it can answer (large enough, library loaded, filter not
-   * too selective), else exact KNN in sqlite-vec; a filter is applied inside either.
-   */
-  private nearest(query: Float32Array, k: number, filter?: ChunkFilter): VectorHit[] {
-    const def = requireTable(this.db);
-    const q = prepareVector(query, def);
-    checkK(k);
-    let allowed: Set<number> | undefined;
-    if (filter) {
-      allowed = this.filteredRowids(filter);
-      if (allowed.size === 0) return [];
-    }
-    const unit = def.metric === "l2" ? q : prepareVector(query, { ...def, metric: "l2" });
-    if (allowed !== undefined && allowed.size <= this.ann.filterExactMax) return this.ann.exactAmong(unit, k, allowed);
-    return this.ann.search(unit, k, allowed) ?? knn(this.db, query, k, filter ? filteredChunkIds(filter) : undefined);
-  }
-
-  /** Which vector index dense search uses, its size and whether it is current. */
-  vectorIndexStatus(): VectorIndexStatus {
-    return this.ann.status();
-  }
-
-  /** Fold logged vector changes into the saved ANN index (or build it); the caller holds the writer lock. */
-  syncVectorIndex(onProgress?: (done: number, total: number) => void): VectorIndexStatus {
-    return this.ann.sync(onProgress);
-  }
-
-  private chunksByRowid(rowids: number[]): Map<number, JoinedRow> {
-    const out = new Map<number, JoinedRow>();
-    for (const raw of this.stmts.chunksByRowid.all(JSON.stringify(rowids)) as unknown[][]) {
-      const row = joinedRowOfRaw(raw);
-      out.set(row.rowid_, row);
-    }
-    return out;
-  }
-
-  /** Every chunk's rowid and text, in rowid order (for re-embedding). */
-  allChunkTexts(): Array<{ rowid: number; text: string }> {
-    return this.db.prepare("SELECT id AS rowid, text FROM chunks ORDER BY id").all() as Array<{ rowid: number; text: string }>;
-  }
-
-  /** Width of the stored vectors, or undefined when the collection has none. */
-  vectorDimensions(): number | undefined {
-    return vectorTableDimensions(this.db);
-  }
-
-  countVectors(): number {
-    return countVectors(this.db);
-  }
-
-  /** Up to `limit` chunks that have no vector yet (for backfill), with their text. */
-  chunksMissingVectors(limit: number): Array<{ rowid: number; text: string }> {
-    const ids = rowidsMissingVectors(this.db, limit);
-    if (ids.length === 0) return [];
-    return this.db
-      .prepare("SELECT id AS rowid, text FROM chunks WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id")
-      .all(JSON.stringify(ids)) as Array<{ rowid: number; text: string }>;
-  }
-
-  /** Write vectors for existing chunks in one transaction (rows whose chunk vanished meanwhile are skipped). */
-  writeVectors(rows: Array<{ rowid: number; vector: Float32Array }>): void {
-    if (rows.length === 0) return;
-    const exists = this.db.prepare("SELECT 1 FROM chunks WHERE id = ?").pluck();
-    const tx = this.db.transaction(() => {
-      const live = rows.filter((r) => exists.get(r.rowid) !== undefined);
-      if (live.length === 0) return;
-      ensureVectorTable(this.db, live[0]!.vector.length);
-      upsertVectors(this.db, live);
-    });
-    tx.immediate();
-  }
-
-  /** Replace every vector and the recorded identity in one transaction (re-embedding swaps atomically). */
-  replaceAllVectors(rows: Array<{ rowid: number; vector: Float32Array }>, meta: Record<string, string>): void {
-    const exists = this.db.prepare("SELECT 1 FROM chunks WHERE id = ?").pluck();
-    const tx = this.db.transaction(() => {
-      dropVectorTable(this.db);
-      const live = rows.filter((r) => exists.get(r.rowid) !== undefined);
-      if (live.length > 0) {
-        ensureVectorTable(this.db, live[0]!.vector.length);
-        upsertVectors(this.db, live);
+  /** A savepoint inside the open transaction: what `fn` wrote rolls back alone when it throws. */
+  private async savepoint<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
+    const db = this.engine.db;
+    const name = `grk_sp${++this.gate.depth}`;
+    try {
+      db.exec(`SAVEPOINT ${name}`);
+      try {
+        const out = await fn(this);
+        db.exec(`RELEASE ${name}`);
+        return out;
+      } catch (err) {
+        if (db.inTransaction) {
+          db.exec(`ROLLBACK TO ${name}`);
+          db.exec(`RELEASE ${name}`);
+        }
+        throw err;
       }
-      for (const [k, v] of Object.entries(meta)) this.setMeta(k, v);
-      this.stmts.bumpGeneration.run();
-    });
-    tx.immediate();
+    } finally {
+      this.gate.depth--;
+    }
   }
 
-  documentsAfter(afterRowid: number, limit: number): DocumentRef[] {
-    return this.db
-      .prepare("SELECT id AS rowid, document_id, source, source_class FROM documents WHERE id > ? ORDER BY id LIMIT ?")
-      .all(afterRowid, limit) as DocumentRef[];
+  listDocuments(opts: { prefix?: string | undefined; after?: string | undefined; limit: number }): Promise<DocumentListing[]> {
+    return this.run(() => this.engine.listDocuments(opts));
   }
 
-  chunksOf(documentId: string): Array<NewChunk & { rowid: number }> {
-    const rows = this.db
-      .prepare(
-        `SELECT c.id AS rowid_, ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id
-         WHERE d.document_id = ? ORDER BY c.ordinal`,
-      )
-      .all(documentId) as Array<JoinedRow & { rowid_: number }>;
-    return rows.map((r) => {
-      const { document: _document, ...chunk } = toChunk(r);
-      return { ...chunk, rowid: r.rowid_ };
-    });
+  documentIdsWithPrefix(prefix: string, limit: number): Promise<string[]> {
+    return this.run(() => this.engine.documentIdsWithPrefix(prefix, limit));
   }
 
-  vectorsOf(rowids: number[]): Map<number, Float32Array> {
-    return vectorsByRowid(this.db, rowids);
+  chunkIdsWithPrefix(prefix: string, limit: number): Promise<string[]> {
+    return this.run(() => this.engine.chunkIdsWithPrefix(prefix, limit));
   }
 
-  allMeta(): Record<string, string> {
-    const rows = this.db.prepare("SELECT key, value FROM meta").all() as Array<{ key: string; value: string }>;
-    return Object.fromEntries(rows.map((r) => [r.key, r.value]));
+  chunkIdAt(documentId: string, offset: number): Promise<string | undefined> {
+    return this.run(() => this.engine.chunkIdAt(documentId, offset));
   }
 
-  getMeta(key: string): string | undefined {
-    return this.stmts.getMeta.get(key) as string | undefined;
+  getDocumentBySource(source: string): Promise<StoredDocument | undefined> {
+    return this.run(() => this.engine.getDocumentBySource(source));
   }
 
-  setMeta(key: string, value: string): void {
-    this.stmts.setMeta.run(key, value);
+  getDocument(documentId: string): Promise<StoredDocument | undefined> {
+    return this.run(() => this.engine.getDocument(documentId));
   }
 
-  stats(): StoreStats {
-    const byClass = this.db.prepare(COUNTS_BY_CLASS_SQL).all() as Array<{ cls: string; docs: number; chunks: number }>;
-    return statsOf(byClass, SCHEMA_VERSION, (k) => this.getMeta(k));
+  documentState(source: string): Promise<DocumentState | undefined> {
+    return this.run(() => this.engine.documentState(source));
   }
 
-  close(): void {
-    this.ann.close();
-    if (this.db.open) this.db.close();
+  replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: Float32Array[]): Promise<void> {
+    return this.run(() => this.engine.replaceDocument(doc, chunks, vectors));
+  }
+
+  deleteDocument(documentId: string): Promise<boolean> {
+    return this.run(() => this.engine.deleteDocument(documentId));
+  }
+
+  resetSeenSources(): Promise<void> {
+    return this.run(() => this.engine.resetSeenSources());
+  }
+
+  markSourceSeen(source: string): Promise<void> {
+    return this.run(() => this.engine.markSourceSeen(source));
+  }
+
+  unseenDocumentsUnder(prefix: string, afterRowid: number, limit: number): Promise<DocumentRef[]> {
+    return this.run(() => this.engine.unseenDocumentsUnder(prefix, afterRowid, limit));
+  }
+
+  getChunk(chunkId: string): Promise<StoredChunk | undefined> {
+    return this.run(() => this.engine.getChunk(chunkId));
+  }
+
+  searchLexical(terms: string[], limit: number, filter?: ChunkFilter): Promise<ScoredChunk[]> {
+    return this.run(() => this.engine.searchLexical(terms, limit, filter));
+  }
+
+  searchVectors(query: Float32Array, limit: number, filter?: ChunkFilter): Promise<ScoredChunk[]> {
+    return this.run(() => this.engine.searchVectors(query, limit, filter));
+  }
+
+  vectorDimensions(): Promise<number | undefined> {
+    return this.run(() => this.engine.vectorDimensions());
+  }
+
+  countVectors(): Promise<number> {
+    return this.run(() => this.engine.countVectors());
+  }
+
+  chunksMissingVectors(limit: number): Promise<Array<{ rowid: number; text: string }>> {
+    return this.run(() => this.engine.chunksMissingVectors(limit));
+  }
+
+  allChunkTexts(): Promise<Array<{ rowid: number; text: string }>> {
+    return this.run(() => this.engine.allChunkTexts());
+  }
+
+  writeVectors(rows: Array<{ rowid: number; vector: Float32Array }>): Promise<void> {
+    return this.run(() => this.engine.writeVectors(rows));
+  }
+
+  replaceAllVectors(rows: Array<{ rowid: number; vector: Float32Array }>, meta: Record<string, string>): Promise<void> {
+    return this.run(() => this.engine.replaceAllVectors(rows, meta));
+  }
+
+  documentsAfter(afterRowid: number, limit: number): Promise<DocumentRef[]> {
+    return this.run(() => this.engine.documentsAfter(afterRowid, limit));
+  }
+
+  chunksOf(documentId: string): Promise<Array<NewChunk & { rowid: number }>> {
+    return this.run(() => this.engine.chunksOf(documentId));
+  }
+
+  vectorsOf(rowids: number[]): Promise<Map<number, Float32Array>> {
+    return this.run(() => this.engine.vectorsOf(rowids));
+  }
+
+  allMeta(): Promise<Record<string, string>> {
+    return this.run(() => this.engine.allMeta());
+  }
+
+  vectorIndexStatus(): Promise<VectorIndexStatus> {
+    return this.run(() => this.engine.vectorIndexStatus());
+  }
+
+  syncVectorIndex(onProgress?: (done: number, total: number) => void): Promise<VectorIndexStatus> {
+    return this.run(() => this.engine.syncVectorIndex(onProgress));
+  }
+
+  getMeta(key: string): Promise<string | undefined> {
+    return this.run(() => this.engine.getMeta(key));
+  }
+
+  setMeta(key: string, value: string): Promise<void> {
+    return this.run(() => this.engine.setMeta(key, value));
+  }
+
+  stats(): Promise<StoreStats> {
+    return this.run(() => this.engine.stats());
+  }
+
+  close(): Promise<void> {
+    return this.run(() => this.engine.close());
   }
 }
