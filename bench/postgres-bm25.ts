@@ -4,8 +4,9 @@
  * three ways over the same collection (ADR 0020):
  *
  * - sqlite: the SQLite store's searchLexical (its postings engine, then the rows);
- * - pg-sql: the PostgreSQL store's searchLexical before ADR 0020 (every posting
- *   of the query's terms summed in SQL, through the synchronous bridge);
+ * - pg-store: the PostgreSQL store's searchLexical (since ADR 0020 the segment
+ *   engine below, over the store's pool; before it, every posting of the
+ *   query's terms summed in SQL through the synchronous bridge);
  * - pg-segments: lexical-search.ts over a pg.Pool (segments in the SQLite
  *   block format scored here, one statement), then the hits' rows in a second
  *   statement, as the store does; also with the segments not built yet
@@ -63,15 +64,15 @@ async function main(): Promise<void> {
     log(`corpus: ${corpus.documents} documents, ${corpus.chunks} chunks`);
     const indexDir = join(scratch, "idx");
     for (const store of [undefined, pgConfig]) {
-      const col = openCollection({ indexDir, collection: "default", create: true, ...(store ? { store } : {}) });
+      const col = await openCollection({ indexDir, collection: "default", create: true, ...(store ? { store } : {}) });
       const t = performance.now();
       await col.ingest([docsDir]);
-      log(`${store ? "postgres" : "sqlite"}: ingested ${col.status().chunks} chunks in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-      col.close();
+      log(`${store ? "postgres" : "sqlite"}: ingested ${(await col.status()).chunks} chunks in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+      await col.close();
     }
     const queries = buildQueries({ short: 400, long12: 80, paragraph: 40 }, corpus.documents).map((q) => analyzeQuery(q.text));
-    const sqlite = SqliteStore.open(join(indexDir, "default.sqlite3"), { create: false });
-    const pgStore = PostgresStore.open(pgConfig, "default", { create: false });
+    const sqlite = await SqliteStore.open(join(indexDir, "default.sqlite3"), { create: false });
+    const pgStore = await PostgresStore.open(pgConfig, "default", { create: false });
     const rowsSql = `SELECT c.id, ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id = ANY($1::bigint[])`;
     const segmentsSearch = (engine: () => PgLexicalSearch) => async (terms: string[]) => {
       const hits = await engine().search(pool, terms, 10);
@@ -80,8 +81,8 @@ async function main(): Promise<void> {
     const results: Record<string, { p50: number; p99: number; mean: number }> = {};
     results.sqlite = await timeAll(queries, (t) => sqlite.searchLexical(t, 10));
     log(`sqlite ${JSON.stringify(results.sqlite)}`);
-    results["pg-sql"] = await timeAll(queries, (t) => pgStore.searchLexical(t, 10));
-    log(`pg-sql ${JSON.stringify(results["pg-sql"])}`);
+    results["pg-store"] = await timeAll(queries, (t) => pgStore.searchLexical(t, 10));
+    log(`pg-store ${JSON.stringify(results["pg-store"])}`);
     const tailEngine = new PgLexicalSearch();
     results["pg-tail-only"] = await timeAll(queries, segmentsSearch(() => tailEngine));
     log(`pg-tail-only ${JSON.stringify(results["pg-tail-only"])}`);
@@ -96,8 +97,8 @@ async function main(): Promise<void> {
     log(`pg-segments ${JSON.stringify(results["pg-segments"])}`);
     results["pg-segments-cold"] = await timeAll(queries, segmentsSearch(() => new PgLexicalSearch()));
     log(`pg-segments-cold ${JSON.stringify(results["pg-segments-cold"])}`);
-    sqlite.close();
-    pgStore.close();
+    await sqlite.close();
+    await pgStore.close();
     const report = {
       chunks: corpus.chunks,
       documents: corpus.documents,

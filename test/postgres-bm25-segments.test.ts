@@ -70,8 +70,8 @@ async function sync(pool: TestPool, policy: Parameters<typeof syncLexicalSegment
 describe("PostgreSQL BM25 segments rank as the SQLite engine", () => {
   it("on the golden corpus: all postings in the tail, then in one segment", async () => {
     const input = join(process.cwd(), "evals", "corpus");
-    const sqlite = openCollection({ indexDir: join(work.dir, "idx-golden"), collection: "golden", create: true });
-    const postgres = openCollection({ indexDir: join(work.dir, "pg-golden"), collection: "golden", create: true, store });
+    const sqlite = await openCollection({ indexDir: join(work.dir, "idx-golden"), collection: "golden", create: true });
+    const postgres = await openCollection({ indexDir: join(work.dir, "pg-golden"), collection: "golden", create: true, store });
     try {
       for (const col of [sqlite, postgres]) expect((await col.ingest([input])).failed).toEqual([]);
       const queries = readFileSync(join(process.cwd(), "evals", "judgments.jsonl"), "utf8")
@@ -92,16 +92,16 @@ describe("PostgreSQL BM25 segments rank as the SQLite engine", () => {
       await expectSame(sqlite, pool, engine, queries);
       await expectSame(sqlite, pool, new PgLexicalSearch(0), queries);
     } finally {
-      sqlite.close();
-      postgres.close();
+      await sqlite.close();
+      await postgres.close();
     }
   }, 120_000);
 
   it("on a generated corpus: several segments and a tail, after deletes, with a filter, and rebuilt", async () => {
     const dir = join(work.dir, "generated");
     writeCorpus(dir, 500);
-    const sqlite = openCollection({ indexDir: join(work.dir, "idx-gen"), collection: "gen", create: true });
-    const postgres = openCollection({ indexDir: join(work.dir, "pg-gen"), collection: "gen", create: true, store });
+    const sqlite = await openCollection({ indexDir: join(work.dir, "idx-gen"), collection: "gen", create: true });
+    const postgres = await openCollection({ indexDir: join(work.dir, "pg-gen"), collection: "gen", create: true, store });
     const pool = poolFor("gen");
     const engine = new PgLexicalSearch();
     const words = "index citation source verify chunk offset passage retrieval ranking query engine backup restore cluster replica latency vector lexical snapshot schema migration commit".split(" ");
@@ -116,7 +116,7 @@ describe("PostgreSQL BM25 segments rank as the SQLite engine", () => {
         for (const col of [sqlite, postgres]) expect((await col.ingest([join(dir, `part${part}`)], { chunkSize: 260, chunkOverlap: 40 })).failed).toEqual([]);
         if (part < 4) expect(await sync(pool, { flushTail: true })).toMatchObject({ built: "tail", segments: part + 1 });
       }
-      expect(sqlite.status().chunks).toBeGreaterThan(1000);
+      expect((await sqlite.status()).chunks).toBeGreaterThan(1000);
       await expectSame(sqlite, pool, engine, queries);
 
       // Deleting documents tombstones their chunks in the segments and changes N, avgdl and df on both alike.
@@ -143,8 +143,8 @@ describe("PostgreSQL BM25 segments rank as the SQLite engine", () => {
       expect(await segmentCount(pool)).toEqual({ n: 1, dead: 0 });
       await expectSame(sqlite, pool, engine, queries);
     } finally {
-      sqlite.close();
-      postgres.close();
+      await sqlite.close();
+      await postgres.close();
     }
   }, 300_000);
 });

@@ -63,11 +63,11 @@ describe("PostgreSQL read replicas", () => {
     mkdirSync(docs, { recursive: true });
     writeFileSync(join(docs, "backup.md"), "# Backups\n\nNightly snapshots are copied to object storage and restored with the restore command.\n");
     writeFileSync(join(docs, "tls.md"), "# Certificates\n\nTLS certificates renew automatically thirty days before they expire.\n");
-    const onPrimary = openCollection({ indexDir: join(work.dir, "idx"), collection: "docs", create: true, store });
+    const onPrimary = await openCollection({ indexDir: join(work.dir, "idx"), collection: "docs", create: true, store });
     try {
       expect((await onPrimary.ingest([docs])).failed).toEqual([]);
     } finally {
-      onPrimary.close();
+      await onPrimary.close();
     }
     const p = pool(primary.url);
     const r = pool(replica.url);
@@ -96,15 +96,15 @@ describe("PostgreSQL read replicas", () => {
 
     // A collection read from the replica's URL serves the chunks and verifies their citations against the sources.
     process.env.GRK_REPL_AS_PRIMARY_URL = replica.url;
-    const readOnly = openCollection({ indexDir: join(work.dir, "idx"), collection: "docs", store: { ...store, url_env: "GRK_REPL_AS_PRIMARY_URL" } });
+    const readOnly = await openCollection({ indexDir: join(work.dir, "idx"), collection: "docs", store: { ...store, url_env: "GRK_REPL_AS_PRIMARY_URL" } });
     try {
       const [hit] = await readOnly.search("certificates renew", { verify: true });
       expect(hit?.citation.source).toContain("tls.md");
       expect(hit!.verification?.verdict).toBe("verified");
       expect((await readOnly.verify(hit!.citation)).verdict).toBe("verified");
-      expect(readOnly.status()).toMatchObject({ documents: 2 });
+      expect((await readOnly.status())).toMatchObject({ documents: 2 });
     } finally {
-      readOnly.close();
+      await readOnly.close();
     }
 
     // The lag report: a standby that has replayed, a server that is no standby, one that does not answer.
@@ -127,11 +127,11 @@ describe("PostgreSQL read replicas", () => {
     const docs = join(work.dir, "more");
     mkdirSync(docs, { recursive: true });
     writeFileSync(join(docs, "glacier.md"), "# Archive\n\nGlacier archives keep the yearly exports for seven years.\n");
-    const onPrimary = openCollection({ indexDir: join(work.dir, "idx"), collection: "docs", store });
+    const onPrimary = await openCollection({ indexDir: join(work.dir, "idx"), collection: "docs", store });
     try {
       expect((await onPrimary.ingest([docs])).failed).toEqual([]);
     } finally {
-      onPrimary.close();
+      await onPrimary.close();
     }
     const terms = analyzeQuery("glacier archives yearly exports");
     expect((await new PgLexicalSearch().search(p, terms, 10)).length).toBeGreaterThan(0);
