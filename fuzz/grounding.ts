@@ -84,12 +84,23 @@ function parseArgs(argv: string[]): Args {
   return args;
 }
 
-/** The oracle: is `quote` in `text`, whitespace runs aside? Built independently of quote-match.ts. */
+/**
+ * The oracle: is `quote` in `text` as whole words, whitespace runs aside (U+FEFF is no whitespace)?
+ * Built independently of quote-match.ts, as one regular expression with look-arounds.
+ */
 function oracleContains(text: string, quote: string): boolean {
-  const words = quote.trim().split(/\s+/).filter(Boolean);
+  const words = quote.split(/[^\S\uFEFF]+/).filter(Boolean);
   if (words.length === 0) return false;
   const escaped = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  return new RegExp(escaped.join("\\s+"), "u").test(text);
+  const W = "[\\p{L}\\p{M}\\p{N}\\p{Pc}]";
+  const first = Array.from(words[0]!)[0]!;
+  const last = Array.from(words[words.length - 1]!).pop()!;
+  const isWord = (c: string): boolean => new RegExp(W, "u").test(c);
+  const isDigit = (c: string): boolean => /\p{N}/u.test(c);
+  // Not inside a word (format characters such as U+FEFF do not split one), nor inside a number ("30" of "30.5").
+  const before = (isWord(first) ? `(?<!${W}\\p{Cf}*)` : "") + (isDigit(first) ? "(?<!\\p{N}\\p{Cf}*[.,]\\p{Cf}*)" : "");
+  const after = (isWord(last) ? `(?!\\p{Cf}*${W})` : "") + (isDigit(last) ? "(?!\\p{Cf}*[.,]\\p{Cf}*\\p{N})" : "");
+  return new RegExp(before + escaped.join("[^\\S\\uFEFF]+") + after, "u").test(text);
 }
 
 const ASTRAL = ["😀", "𠀀", "𝔘𝔫𝔦", "🚀", "𩸽"];
@@ -116,7 +127,8 @@ function pickSpan(rng: Rng, text: string): string | undefined {
     const len = rng.int(2, Math.min(12, words.length) + 1);
     const start = rng.int(0, words.length - len + 1);
     const span = words.slice(start, start + len);
-    if (span.some((w) => /["“”[\]]/.test(w))) continue;
+    // No quotation mark of any kind the answer parser reads (one would end the quote early), and no brackets.
+    if (span.some((w) => /["“”[\]«»„‟‹›「」『』｢｣＂〝〞〟❝❞`]/.test(w))) continue;
     return span.map((w, i) => (i === 0 ? w : rng.pick([" ", "  ", "\n", " \t", "\n   "]) + w)).join("");
   }
   return undefined;

@@ -54,6 +54,7 @@ import { removeAnnFiles } from "./store/sqlite/ann-file.js";
 import { formatIssues } from "./core/validation.js";
 import { repairCollection, runHealthChecks, type DoctorCheck, type HealthParts, type RepairAction, type SampleOutcome } from "./collection-health.js";
 import { answerQuestion, type AnswerOptions, type AnswerReport, type AnswerSources } from "./answer/answer.js";
+import { passageContext, type ChunkPiece } from "./answer/passage-context.js";
 import type { ChatConfig } from "./answer/chat-config.js";
 import { createChatProvider } from "./answer/chat-registry.js";
 import { groundAnswer, type GroundingChecks, type GroundingReport } from "./answer/grounding.js";
@@ -813,9 +814,16 @@ export class Collection {
     }
     const chat = await createChatProvider(config);
     const baseDir = opts.baseDir;
+    const chunksByDocument = new Map<string, Promise<ChunkPiece[]>>();
     const sources: AnswerSources = {
       collection: this.name,
       search: (query, o) => this.search(query, { ...o, baseDir }),
+      passageContext: async (hit) => {
+        // One read of a document's chunks per answer, however many of its passages were retrieved.
+        let chunks = chunksByDocument.get(hit.document_id);
+        if (!chunks) chunksByDocument.set(hit.document_id, (chunks = this.store.chunksOf(hit.document_id)));
+        return passageContext(await chunks, hit.text, hit.citation.start_offset, hit.citation.end_offset);
+      },
       ...this.groundingChecks(baseDir),
     };
     return answerQuestion(question, chat, config, sources, opts);

@@ -1,6 +1,10 @@
-/** Redaction: every kind of secret is replaced by its typed placeholder and counted; prose is left alone. */
+/**
+ * Redaction: every kind of secret is replaced by its typed placeholder and counted; prose is left alone;
+ * a window of a document is redacted seeing the document around it.
+ */
+import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { redactSecrets } from "../src/answer/redaction.js";
+import { redactPassage, redactSecrets } from "../src/answer/redaction.js";
 import { findQuote } from "../src/answer/quote-match.js";
 
 const PEM = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1234567890abcdef\nQWERTYUIOP\n-----END RSA PRIVATE KEY-----";
@@ -50,5 +54,39 @@ describe("findQuote", () => {
     expect(findQuote("It's here", "It’s here")).toEqual([]);
     expect(findQuote("ab ab ab", "ab")).toHaveLength(3);
     expect(findQuote("text", "   ")).toEqual([]);
+  });
+});
+
+describe("redactPassage over windows of a document (issue 25 #3)", () => {
+  const key = generateKeyPairSync("rsa", { modulusLength: 4096 }).privateKey.export({ type: "pkcs1", format: "pem" }).toString();
+  const doc = `# Keys\n\nThe deploy key follows.\n\n${key}\nRotate it yearly. The token is password=${"s3cr3t-".repeat(3)}x.\n`;
+  const body = key.split("\n").filter((l) => l.length > 0 && !l.startsWith("-----"));
+  const leaks = (text: string): string[] => body.flatMap((l) => (l.length >= 24 ? [l.slice(0, 24), l.slice(-24)] : [])).filter((f) => text.includes(f));
+
+  it("withholds every piece of a key from any window that holds one, markers in it or not", () => {
+    let windows = 0;
+    for (let at = 0; at < doc.length - 50; at += 97) {
+      for (const len of [120, 700, 2400]) {
+        const window = doc.slice(at, at + len);
+        const r = redactPassage(window, { text: doc, at });
+        expect(leaks(r.text), `window ${at}+${len}`).toEqual([]);
+        expect(r.text).not.toContain("s3cr3t-s3cr3t");
+        windows++;
+      }
+    }
+    expect(windows).toBeGreaterThan(100);
+  });
+
+  it("withholds a body-only window without any context, and counts what it replaced", () => {
+    const mid = doc.indexOf(body[10]!);
+    const window = doc.slice(mid + 5, mid + 5 + 64 * 8);
+    const r = redactPassage(window);
+    expect(leaks(r.text)).toEqual([]);
+    expect(r.counts).toEqual({ "key-material": 1 });
+  });
+
+  it("falls back to the passage alone when the context does not hold it where it says", () => {
+    const r = redactPassage("password=hunter2-horse", { text: "something else entirely", at: 0 });
+    expect(r.text).toBe("password=[REDACTED:credential]");
   });
 });

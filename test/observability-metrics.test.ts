@@ -11,7 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Scrape } from "./support/prometheus.js";
-import { http, makeCorpus, stalledRequest, startTestServer, TOKEN, type Corpus, type TestServer } from "./service-fixtures.js";
+import { http, makeCorpus, runningRequest, startSilentChat, startTestServer, TOKEN, type Corpus, type TestServer } from "./service-fixtures.js";
 
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 
@@ -124,8 +124,10 @@ describe("GET /metrics", () => {
 
 describe("load shedding and separate registries", () => {
   let small: TestServer;
+  let chat: Awaited<ReturnType<typeof startSilentChat>>;
   beforeAll(async () => {
-    small = await startTestServer({ indexDir: corpus.indexDir }, { maxConcurrency: 1, requestTimeoutMs: 60_000 });
+    chat = await startSilentChat();
+    small = await startTestServer({ indexDir: corpus.indexDir, settings: chat.settings }, { maxConcurrency: 1, requestTimeoutMs: 60_000 });
   });
   afterAll(async () => {
     await small.close();
@@ -136,9 +138,9 @@ describe("load shedding and separate registries", () => {
     expect(fresh.value("groundkit_tool_calls_total", { tool: "search", transport: "rest", outcome: "ok" })).toBe(0);
     expect(fresh.value("groundkit_http_shed_total")).toBe(0);
 
-    const stalled = stalledRequest(small, "/v1/search");
+    const running = runningRequest(small);
     try {
-      // The stalled request holds the only slot once its headers are in; /metrics is not bound by the slots.
+      // The running answer holds the only slot while it waits for the chat model; /metrics is not bound by the slots.
       for (let s = await scrape(small, {}); s.value("groundkit_http_requests_in_flight") < 1; s = await scrape(small, {})) {
         await new Promise((r) => setTimeout(r, 10));
       }
@@ -149,7 +151,8 @@ describe("load shedding and separate registries", () => {
       expect(during.value("groundkit_errors_total", { code: "OVERLOADED", transport: "rest" })).toBe(1);
       expect(during.value("groundkit_http_requests_in_flight")).toBe(1);
     } finally {
-      stalled.abort();
+      await chat.close();
+      await running.response.catch(() => undefined);
     }
     // The other server's traffic never shows here.
     expect((await scrape(small, {})).value("groundkit_tool_calls_total", { tool: "search", transport: "rest", outcome: "ok" })).toBe(0);

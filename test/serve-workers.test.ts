@@ -94,14 +94,19 @@ function alive(pid: number): boolean {
   }
 }
 
+/** `grk serve --workers 2` over the corpus, logging JSON lines. */
+function servePool(): { child: ChildProcessWithoutNullStreams; served: Served } {
+  const child = spawn(
+    process.execPath,
+    [CLI, "serve", "--port", "0", "--index-dir", corpus.indexDir, "--log-format", "json", "--workers", "2"],
+    { cwd: corpus.dir, env: { PATH: process.env.PATH ?? "" } },
+  );
+  return { child, served: new Served(child) };
+}
+
 describe("grk serve --workers 2", () => {
   it("serves from both workers, sums their metrics, replaces a killed one and stops on SIGTERM", { timeout: 120_000 }, async () => {
-    const child = spawn(
-      process.execPath,
-      [CLI, "serve", "--port", "0", "--index-dir", corpus.indexDir, "--log-format", "json", "--workers", "2"],
-      { cwd: corpus.dir, env: { PATH: process.env.PATH ?? "" } },
-    );
-    const served = new Served(child);
+    const { child, served } = servePool();
     try {
       const listening = await served.line((l) => l.msg.startsWith("listening on "));
       expect(listening.workers).toBe(2);
@@ -170,6 +175,60 @@ describe("grk serve --workers 2", () => {
       agent.destroy();
       expect(await served.exited).toBe(0);
       for (const pid of workerPids) expect(alive(pid)).toBe(false);
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
+  });
+
+  it("settles at once every request a worker killed under load held: none is left hanging (issue 25 #12)", { timeout: 120_000 }, async () => {
+    const { child, served } = servePool();
+    try {
+      const listening = await served.line((l) => l.msg.startsWith("listening on "));
+      const url = new URL(/listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(listening.msg)![1]!);
+      const first = await served.line((l) => l.msg === "worker ready");
+      await served.line((l) => l.msg === "worker ready" && l.pid !== first.pid);
+      // A new connection per request, from 16 clients at once: connections are being handed to the workers all the time.
+      let loading = true;
+      let sent = 0;
+      let settled = 0;
+      const answered = new Map<string, number>();
+      const once = (): Promise<void> =>
+        new Promise<void>((resolve) => {
+          sent++;
+          const body = JSON.stringify({ query: "citation offsets", top_k: 3 });
+          const req = httpRequest(`${url.origin}/v1/search`, {
+            method: "POST",
+            agent: false,
+            headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close" },
+          });
+          const done = (outcome: string): void => {
+            settled++;
+            answered.set(outcome, (answered.get(outcome) ?? 0) + 1);
+            resolve();
+          };
+          req.on("response", (res) => {
+            res.resume();
+            res.on("end", () => done(String(res.statusCode)));
+            res.on("error", (err: NodeJS.ErrnoException) => done(err.code ?? "error"));
+          });
+          req.on("error", (err: NodeJS.ErrnoException) => done(err.code ?? "error"));
+          req.end(body);
+        });
+      const clients = Array.from({ length: 16 }, async () => {
+        while (loading) await once();
+      });
+      await served.line((l) => l.msg === "request" && l.pid === first.pid);
+      const mark = served.lines.length;
+      process.kill(first.pid!, "SIGKILL");
+      await served.line((l) => l.msg === "worker ready", mark);
+      loading = false;
+      // Every request sent before the kill has settled (answered, or failed with a reset) by the time requests
+      // sent after the replacement started are answered; none waits on a worker that no longer exists.
+      expect(await searches(url.origin, 40)).toEqual(Array(40).fill(200));
+      const behind = sent - settled;
+      expect({ behind, answered: Object.fromEntries(answered) }).toMatchObject({ behind: 0 });
+      await Promise.all(clients);
+      expect(answered.get("200")).toBeGreaterThan(0);
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL");
     }

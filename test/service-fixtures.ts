@@ -3,7 +3,8 @@
  * library, an in-process server on 127.0.0.1, and a raw HTTP client that can
  * send any Host/Origin header (fetch may not).
  */
-import { request } from "node:http";
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openCollection } from "../src/collection.js";
@@ -169,4 +170,30 @@ export function stalledRequest(server: RunningServer, path: string): { response:
   });
   response.catch(() => undefined);
   return { response, abort };
+}
+
+/**
+ * A chat endpoint that reads each request and never answers until closed:
+ * `answer` against it runs (holding its concurrency slot) for as long as the
+ * test wants. `settings` configure a server's collections to use it.
+ */
+export async function startSilentChat(): Promise<{ settings: ServiceContextOptions["settings"]; close: () => Promise<void> }> {
+  const silent = createServer((req) => req.resume());
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  const { port } = silent.address() as AddressInfo;
+  return {
+    settings: { chat: { provider: "openai", base_url: `http://127.0.0.1:${port}/v1`, model: "silent", allow_private_network: true } },
+    close: () =>
+      new Promise<void>((resolve) => {
+        silent.closeAllConnections();
+        silent.close(() => resolve());
+      }),
+  };
+}
+
+/** A request whose handler is running (an answer waiting on {@link startSilentChat}'s model): it holds a slot until the chat closes. */
+export function runningRequest(server: RunningServer): { response: Promise<HttpResult> } {
+  const response = http(server, "POST", "/v1/answer", { body: { query: "backups and snapshots" } });
+  response.catch(() => undefined);
+  return { response };
 }

@@ -10,7 +10,18 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { grk } from "./support/cli.js";
-import { http, makeCorpus, stalledRequest, startTestServer, TOKEN, type Corpus, type HttpResult, type TestServer } from "./service-fixtures.js";
+import {
+  http,
+  makeCorpus,
+  runningRequest,
+  stalledRequest,
+  startSilentChat,
+  startTestServer,
+  TOKEN,
+  type Corpus,
+  type HttpResult,
+  type TestServer,
+} from "./service-fixtures.js";
 
 let corpus: Corpus;
 let server: TestServer;
@@ -250,11 +261,12 @@ describe("guards", () => {
   });
 
   it("answers 503 with Retry-After when saturated, while probes still answer", async () => {
-    const busy = await startTestServer({ indexDir: corpus.indexDir }, { maxConcurrency: 1 });
-    const stalled = stalledRequest(busy, "/v1/search");
+    const chat = await startSilentChat();
+    const busy = await startTestServer({ indexDir: corpus.indexDir, settings: chat.settings }, { maxConcurrency: 1 });
+    const running = runningRequest(busy);
     try {
       let res = await http(busy, "GET", "/v1/collections");
-      // The stalled request takes the only slot as soon as its headers are read.
+      // The running answer holds the only slot while it waits for the chat model.
       for (let i = 0; i < 200 && res.status !== 503; i++) {
         await new Promise((r) => setTimeout(r, 10));
         res = await http(busy, "GET", "/v1/collections");
@@ -262,6 +274,18 @@ describe("guards", () => {
       expectError(res, 503, "OVERLOADED");
       expect(res.headers["retry-after"]).toBe("1");
       expect((await http(busy, "GET", "/healthz")).status).toBe(200);
+    } finally {
+      await chat.close();
+      await running.response.catch(() => undefined);
+      await busy.close();
+    }
+  });
+
+  it("gives no slot to a request whose body is still arriving (issue 25 #11)", async () => {
+    const busy = await startTestServer({ indexDir: corpus.indexDir }, { maxConcurrency: 1 });
+    const stalled = stalledRequest(busy, "/v1/search");
+    try {
+      expect((await http(busy, "POST", "/v1/search", { body: { query: "citation" } })).status).toBe(200);
     } finally {
       stalled.abort();
       await busy.close();

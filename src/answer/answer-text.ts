@@ -1,6 +1,7 @@
 /**
  * Reading a model's answer: its sentences, the passage numbers each cites
- * (`[2]`, `[1, 3]`, `[1][3]`, `[2-4]`) and the spans it quotes ("…" or “…”).
+ * (`[2]`, `[1, 3]`, `[1][3]`, `[2-4]`) and the spans it quotes, in any
+ * quotation marks ("…", “…”, '…', «…», „…“, 「…」, ＂…＂, `…`, mismatched pairs).
  * Sentences end at `.`, `!` or `?` followed by space (citations right after the
  * stop belong to the sentence before), at a line break, or at the end; a stop
  * inside a quote does not end a sentence.
@@ -24,6 +25,8 @@ export interface AnswerSentence {
   /** Passage numbers cited, in order of first mention, without repeats. */
   citations: number[];
   quotes: AnswerQuote[];
+  /** Quotation marks in it that open a quote never closed: its quote cannot be checked. */
+  unclosed: UnclosedQuote[];
 }
 
 /** Citation numbers larger than this are not expanded from a range (`[1-99999]`). */
@@ -31,18 +34,121 @@ const MAX_RANGE = 50;
 
 const MARKER = /\[(\d{1,4}(?:\s*(?:,|;|-|–)\s*\d{1,4}){0,20})\]/g;
 
-/** Quoted spans: straight double quotes pair in order; curly “ ” pair by kind. */
-export function findQuotes(answer: string): AnswerQuote[] {
+/**
+ * Double-weight quotation marks of every script a model writes: straight and
+ * curly double quotes, low-9 („ ‟), guillemets (« » ‹ ›), CJK corner brackets
+ * (「 」 『 』 ｢ ｣), fullwidth (＂) and prime quotes (〝 〞 〟). Any of them
+ * closes a quote any of them opened, so a mismatched pair is still a quote.
+ */
+const DOUBLE_MARKS = new Set([..."\"“”„‟«»‹›「」『』｢｣＂〝〞〟❝❞"]);
+/** Single quotation marks; these double as apostrophes (don't, the users'), so they open and close only at word edges. */
+const SINGLE_MARKS = new Set([..."'‘’‚‛＇"]);
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** A quotation mark that opened a quote and was never closed (offset of the mark in the answer). */
+export interface UnclosedQuote {
+  at: number;
+  mark: string;
+}
+
+/** Where the blank line after `from` is (a quote may wrap onto the next line, not across a paragraph). */
+function paragraphEnd(answer: string, from: number): number {
+  const m = /\n[^\S\n]*\n/.exec(answer.slice(from));
+  return m ? from + m.index : answer.length;
+}
+
+/** A single mark at `i` opens a quote: at the start of a word (not inside one, as in don't). */
+function opensSingle(answer: string, i: number): boolean {
+  const before = answer[i - 1];
+  const after = answer[i + 1];
+  return (before === undefined || !LETTER_OR_DIGIT.test(before)) && after !== undefined && !/\s/.test(after);
+}
+
+/** A single mark at `i` closes a quote: at the end of a word, not followed by a letter (as in it's). */
+function closesSingle(answer: string, i: number): boolean {
+  const before = answer[i - 1];
+  const after = answer[i + 1];
+  return before !== undefined && !/\s/.test(before) && (after === undefined || !LETTER_OR_DIGIT.test(after));
+}
+
+/**
+ * The quoted spans of an answer, and the marks that opened a quote never closed.
+ * Every form a model writes is read: double marks of any script (a mismatched
+ * pair too), single quotes at word edges (an apostrophe inside or after a word
+ * is not a quote), and backtick code spans and fences. A quote has no length
+ * limit: a long quote is checked like a short one.
+ */
+export function findQuotesAndUnclosed(answer: string): { quotes: AnswerQuote[]; unclosed: UnclosedQuote[] } {
   const quotes: AnswerQuote[] = [];
-  // A quote may wrap onto the next line, but not across a blank line (an unpaired mark would swallow a paragraph).
-  const pattern = /"((?:[^"\n]|\n(?!\s*\n)){1,2000})"|“((?:[^”\n]|\n(?!\s*\n)){1,2000})”/g;
-  for (const m of answer.matchAll(pattern)) {
-    const inner = m[1] ?? m[2] ?? "";
-    if (inner.trim() === "") continue;
-    const start = m.index + 1;
-    quotes.push({ text: inner, start, end: start + inner.length });
+  const unclosed: UnclosedQuote[] = [];
+  const push = (start: number, end: number): void => {
+    const inner = answer.slice(start, end);
+    if (inner.trim() !== "") quotes.push({ text: inner, start, end });
+  };
+  for (let i = 0; i < answer.length; i++) {
+    const ch = answer[i]!;
+    if (ch === "`") {
+      let n = 1;
+      while (answer[i + n] === "`") n++;
+      const fence = "`".repeat(n);
+      // A code span closes at the same run of backticks; a fence (```) may cross blank lines.
+      const limit = n >= 3 ? answer.length : paragraphEnd(answer, i + n);
+      let close = answer.indexOf(fence, i + n);
+      while (close >= 0 && answer[close + n] === "`") close = answer.indexOf(fence, close + n + 1);
+      if (close < 0 || close >= limit) {
+        unclosed.push({ at: i, mark: fence });
+        i += n - 1;
+        continue;
+      }
+      let start = i + n;
+      // A fence's first line names its language, not source text.
+      if (n >= 3) {
+        const nl = answer.indexOf("\n", start);
+        if (nl >= 0 && nl < close) start = nl + 1;
+      }
+      push(start, close);
+      i = close + n - 1;
+      continue;
+    }
+    if (DOUBLE_MARKS.has(ch)) {
+      const limit = paragraphEnd(answer, i + 1);
+      let close = -1;
+      for (let j = i + 1; j < limit; j++) {
+        if (DOUBLE_MARKS.has(answer[j]!)) {
+          close = j;
+          break;
+        }
+      }
+      if (close < 0) {
+        unclosed.push({ at: i, mark: ch });
+        continue;
+      }
+      push(i + 1, close);
+      i = close;
+      continue;
+    }
+    if (SINGLE_MARKS.has(ch) && opensSingle(answer, i)) {
+      const lineEnd = answer.indexOf("\n", i);
+      const limit = lineEnd < 0 ? answer.length : lineEnd;
+      let close = -1;
+      for (let j = i + 2; j < limit; j++) {
+        if (SINGLE_MARKS.has(answer[j]!) && closesSingle(answer, j)) {
+          close = j;
+          break;
+        }
+      }
+      // An opening mark with no closing one is an apostrophe ('90s, 'tis), not a quote.
+      if (close < 0) continue;
+      push(i + 1, close);
+      i = close;
+    }
   }
-  return quotes;
+  return { quotes, unclosed };
+}
+
+/** Quoted spans (see {@link findQuotesAndUnclosed}). */
+export function findQuotes(answer: string): AnswerQuote[] {
+  return findQuotesAndUnclosed(answer).quotes;
 }
 
 /** The passage numbers of the markers in `text` (outside the given quote spans), first mention first. */
@@ -79,7 +185,7 @@ function sentenceEnds(answer: string, quotes: readonly AnswerQuote[]): number[] 
     // Take closing marks and citation markers that follow the stop.
     let j = i + 1;
     for (;;) {
-      while (j < answer.length && /["”’)\]]/.test(answer[j]!) && !answer.startsWith("[", j)) j++;
+      while (j < answer.length && (/[)\]]/.test(answer[j]!) || DOUBLE_MARKS.has(answer[j]!) || SINGLE_MARKS.has(answer[j]!) || answer[j] === "`") && !answer.startsWith("[", j)) j++;
       MARKER.lastIndex = 0;
       const rest = answer.slice(j).match(/^\s{0,2}\[(\d{1,4}(?:\s*(?:,|;|-|–)\s*\d{1,4}){0,20})\]/);
       if (!rest) break;
@@ -107,7 +213,7 @@ function sentenceEnds(answer: string, quotes: readonly AnswerQuote[]): number[] 
  *   // two sentences citing [1] and [2]; one quote "for 30 days"
  */
 export function parseAnswer(answer: string): AnswerSentence[] {
-  const quotes = findQuotes(answer);
+  const { quotes, unclosed } = findQuotesAndUnclosed(answer);
   const sentences: AnswerSentence[] = [];
   let start = 0;
   for (const end of sentenceEnds(answer, quotes)) {
@@ -125,16 +231,36 @@ export function parseAnswer(answer: string): AnswerSentence[] {
     if (text === "") continue;
     const own = quotes.filter((q) => q.start >= s && q.end <= e);
     const citations = citationsIn(text, s, own);
-    const words = text.replace(MARKER, "").replace(/[\s.,;:!?"“”()-]/g, "");
+    const words = [...text.replace(MARKER, "").replace(/[\s.,;:!?()`-]/g, "")].filter((c) => !DOUBLE_MARKS.has(c) && !SINGLE_MARKS.has(c)).join("");
+    const marks = unclosed.filter((u) => u.at >= s && u.at < e);
     const prev = sentences[sentences.length - 1];
     if (words === "" && prev) {
       prev.text = answer.slice(prev.start, e);
       prev.end = e;
       for (const n of citations) if (!prev.citations.includes(n)) prev.citations.push(n);
+      prev.unclosed.push(...marks);
       continue;
     }
     if (words === "") continue;
-    sentences.push({ text, start: s, end: e, citations, quotes: own });
+    sentences.push({ text, start: s, end: e, citations, quotes: own, unclosed: marks });
   }
   return sentences;
+}
+
+/**
+ * What a sentence claims in its own words: its text without its quotes (they
+ * are checked verbatim) and without citation markers.
+ *
+ * @example
+ *   claimText(parseAnswer('Backups last "30 days" [1].')[0]!) // 'Backups last "   " .'
+ */
+export function claimText(sentence: AnswerSentence): string {
+  let out = sentence.text;
+  // Right to left, so earlier offsets stay valid.
+  for (const q of [...sentence.quotes].sort((a, b) => b.start - a.start)) {
+    const from = q.start - sentence.start;
+    const to = q.end - sentence.start;
+    out = out.slice(0, from) + " ".repeat(to - from) + out.slice(to);
+  }
+  return out.replace(MARKER, " ");
 }

@@ -16,7 +16,7 @@ import type { ChatProvider, Completion } from "./chat-provider.js";
 import { abstainedReport, groundAnswer, type GroundingChecks, type GroundingReport } from "./grounding.js";
 import { runJudge, type JudgeReport } from "./judge.js";
 import { answerPrompt, judgePrompt, rewritePrompt, type PromptPassage, type Trimming } from "./prompt.js";
-import { addCounts, redactSecrets, type SecretKind } from "./redaction.js";
+import { addCounts, redactPassage, type PassageContext, type SecretKind } from "./redaction.js";
 
 /** Passages retrieved by default: enough to answer, few enough to read. */
 export const DEFAULT_ANSWER_TOP_K = 6;
@@ -26,6 +26,8 @@ export interface AnswerSources extends GroundingChecks {
   /** The collection's name, for the report. */
   collection: string;
   search(query: string, opts: { topK: number; mode: SearchMode; filters?: readonly string[] | undefined; rerank?: boolean | undefined }): Promise<SearchHit[]>;
+  /** The stored document text around a hit, so redaction sees secrets that cross the passage's edges. */
+  passageContext?(hit: SearchHit): Promise<PassageContext | undefined>;
 }
 
 /** Options of one answer. */
@@ -94,9 +96,9 @@ class Redactor {
   readonly counts: Partial<Record<SecretKind, number>> = {};
   constructor(readonly enabled: boolean) {}
 
-  apply(text: string): string {
+  apply(text: string, context?: PassageContext): string {
     if (!this.enabled) return text;
-    const r = redactSecrets(text);
+    const r = redactPassage(text, context);
     addCounts(this.counts, r.counts);
     return r.text;
   }
@@ -175,7 +177,8 @@ export async function answerQuestion(
     };
   }
 
-  const promptPassages: PromptPassage[] = hits.map((h) => ({ text: redactor.apply(h.text), label: redactor.apply(labelOf(h)) }));
+  const contexts = redactor.enabled && sources.passageContext ? await Promise.all(hits.map((h) => sources.passageContext!(h))) : [];
+  const promptPassages: PromptPassage[] = hits.map((h, i) => ({ text: redactor.apply(h.text, contexts[i]), label: redactor.apply(labelOf(h)) }));
   const { messages, trimming, sent } = answerPrompt(redactor.apply(question), promptPassages, config.max_prompt_tokens ?? DEFAULT_MAX_PROMPT_TOKENS);
   const onEvent = opts.onEvent;
   const completion = await chat.complete(messages, onEvent ? { onToken: (text) => onEvent({ type: "token", text }) } : {});

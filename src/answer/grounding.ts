@@ -10,12 +10,15 @@ import type { Citation, SearchHit, Verification } from "../core/contracts.js";
 import type { CodePointText } from "../core/text.js";
 import type { SourceLineMap } from "../core/source-lines.js";
 import { spanCitationInContent, spanCitationInPassage } from "../cite/span-citation.js";
-import { parseAnswer } from "./answer-text.js";
+import { claimText, parseAnswer, type UnclosedQuote } from "./answer-text.js";
+import { checkClaim, type ClaimMismatch } from "./claim-check.js";
 import { ABSTAIN_REPLY } from "./prompt.js";
 import { findQuote } from "./quote-match.js";
 
 export const GROUNDING_VERDICTS = ["grounded", "partially grounded", "ungrounded", "abstained"] as const;
 export type GroundingVerdict = (typeof GROUNDING_VERDICTS)[number];
+
+export type { ClaimMismatch } from "./claim-check.js";
 
 /** Why a sentence is or is not supported. */
 export type SentenceStatus = "supported" | "unsupported" | "quote_not_found" | "source_changed";
@@ -30,6 +33,8 @@ export interface SentenceReport {
   invalid_citations: number[];
   /** Positions (in `quotes`) of the quotes it contains. */
   quotes: number[];
+  /** What its own words (outside quotes) say that the passages it cites do not: numbers, units, dates, negation, names. */
+  mismatches: ClaimMismatch[];
   status: SentenceStatus;
   detail: string;
 }
@@ -194,14 +199,21 @@ export async function groundAnswer(answer: string, hits: readonly SearchHit[], c
       else counts.quotes_not_found++;
     }
     counts.quotes += s.quotes.length;
-    const { status, detail } = sentenceStatus(citations, invalid, own.map((k) => quotes[k - 1]!), passages);
+    const mismatches = citations.length > 0 ? checkClaim(claimText(s), citations.map((n) => evidenceOf(hits[n - 1]!))) : [];
+    const { status, detail } = sentenceStatus(citations, invalid, own.map((k) => quotes[k - 1]!), passages, s.unclosed, mismatches);
     if (status === "supported") counts.supported++;
     else counts.unsupported++;
-    sentences.push({ index: i + 1, text: s.text, citations, invalid_citations: invalid, quotes: own, status, detail });
+    sentences.push({ index: i + 1, text: s.text, citations, invalid_citations: invalid, quotes: own, mismatches, status, detail });
   }
   counts.sentences = sentences.length;
   const { verdict, reason } = verdictOf(counts);
   return { verdict, reason, counts, sentences, quotes, passages };
+}
+
+/** What a claim may be checked against: the passage as the model saw it, with its heading and file name. */
+function evidenceOf(hit: SearchHit): string {
+  const name = hit.citation.source.split(/[\\/]/).filter(Boolean).pop() ?? "";
+  return `${name}\n${hit.heading_path.join("\n")}\n${hit.text}`;
 }
 
 function sentenceStatus(
@@ -209,14 +221,23 @@ function sentenceStatus(
   invalid: number[],
   quotes: QuoteReport[],
   passages: PassageReport[],
+  unclosed: readonly UnclosedQuote[],
+  mismatches: readonly ClaimMismatch[],
 ): { status: SentenceStatus; detail: string } {
   if (invalid.length > 0) {
     return { status: "unsupported", detail: `cites ${invalid.map((n) => `[${n}]`).join(" ")}, which names no passage that was retrieved.` };
   }
   if (citations.length === 0) return { status: "unsupported", detail: "cites no passage." };
+  if (unclosed.length > 0) {
+    const marks = unclosed.map((u) => u.mark).join(" ");
+    return { status: "quote_not_found", detail: `a quotation mark (${marks}) is never closed, so its quote cannot be checked.` };
+  }
   const missing = quotes.filter((q) => !q.found);
   if (missing.length > 0) {
     return { status: "quote_not_found", detail: `${missing.length} of its quotes ${missing.length === 1 ? "is" : "are"} not in the passages it cites.` };
+  }
+  if (mismatches.length > 0) {
+    return { status: "unsupported", detail: `its own words go beyond the passages it cites: ${mismatches.map((m) => `${m.kind}: ${m.detail}`).join(" ")}` };
   }
   const changed = citations.filter((n) => passages[n - 1]!.verification?.verdict !== "verified");
   const badQuotes = quotes.filter((q) => q.verification?.verdict !== "verified");

@@ -1,71 +1,25 @@
 /**
  * Redaction: before a question or a passage is sent to a chat provider,
  * secrets in it are replaced by a typed placeholder such as
- * `[REDACTED:aws-access-key]`, and the kinds are counted so the answer can say
- * what was withheld. The patterns aim at credentials with a recognisable shape
- * (the issuer's prefix, a PEM header, a JWT's three parts, `user:pass@` in a
- * URL, `password=` style assignments); a secret without any shape cannot be
- * told from prose and is not caught (KNOWN_LIMITATIONS.md).
+ * `[REDACTED:aws-access-key]`, and the replacements are counted so the answer
+ * can say what was withheld. The shapes are in secret-rules.ts; a secret
+ * without any shape cannot be told from prose and is not caught
+ * (KNOWN_LIMITATIONS.md).
  *
- * Every pattern is linear: bounded repetitions, no nested quantifiers.
+ * A passage is a window of its document, and a secret can straddle its edge
+ * (a private key split across chunks, each holding only its BEGIN or its END
+ * line). So a passage is redacted within its surrounding document text when
+ * the caller has it: secrets are found over the larger text and every part
+ * of one that falls inside the passage is withheld.
  */
+import { keySpans, patternSpans, SECRET_KINDS, type RuleMatch, type SecretKind, type SecretSpan } from "./secret-rules.js";
 
-/** The kinds of secret recognised, in the order they are replaced. */
-export const SECRET_KINDS = [
-  "private-key",
-  "jwt",
-  "aws-access-key",
-  "github-token",
-  "gitlab-token",
-  "slack-token",
-  "google-api-key",
-  "stripe-key",
-  "openai-key",
-  "anthropic-key",
-  "npm-token",
-  "url-password",
-  "credential",
-] as const;
-
-export type SecretKind = (typeof SECRET_KINDS)[number];
-
-interface Rule {
-  kind: SecretKind;
-  pattern: RegExp;
-  /** Replace only this capture group (the value of an assignment, the password of a URL); whole match otherwise. */
-  group?: number;
-}
-
-const RULES: readonly Rule[] = [
-  {
-    kind: "private-key",
-    pattern: /-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,16384}?-----END (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----/g,
-  },
-  { kind: "jwt", pattern: /\beyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{8,4096}/g },
-  { kind: "aws-access-key", pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g },
-  { kind: "github-token", pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g },
-  { kind: "gitlab-token", pattern: /\bglpat-[A-Za-z0-9_-]{20,64}\b/g },
-  { kind: "slack-token", pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,255}\b/g },
-  { kind: "google-api-key", pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
-  { kind: "stripe-key", pattern: /\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,247}\b/g },
-  { kind: "anthropic-key", pattern: /\bsk-ant-[A-Za-z0-9_-]{20,255}/g },
-  { kind: "openai-key", pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,255}/g },
-  { kind: "npm-token", pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
-  // scheme://user:password@host — only the password goes.
-  { kind: "url-password", pattern: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/?#@]{1,256}:([^\s/?#@]{1,256})@/gi, group: 1 },
-  // password = hunter2, api_key: "…", SECRET_TOKEN=… — the value goes, the name stays (it says what was withheld).
-  {
-    kind: "credential",
-    pattern:
-      /\b[\w.-]{0,40}?(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|auth)[\w.-]{0,40}["']?\s{0,4}[:=]\s{0,4}["']?([^\s"',;]{4,512})/gi,
-    group: 1,
-  },
-];
+export { SECRET_KINDS, type SecretKind, type SecretSpan } from "./secret-rules.js";
 
 /** What {@link redactSecrets} did. */
 export interface Redaction {
   text: string;
-  /** Secrets replaced, by kind (kinds with none are absent). */
+  /** Secrets replaced, by kind (kinds with none are absent); counted from the replacements made. */
   counts: Partial<Record<SecretKind, number>>;
 }
 
@@ -74,7 +28,49 @@ export function placeholderFor(kind: SecretKind): string {
   return `[REDACTED:${kind}]`;
 }
 
-const PLACEHOLDER = /^\[REDACTED:[a-z-]+\]/;
+const PLACEHOLDER = /\[REDACTED:[a-z-]{1,40}\]/g;
+
+/** Rank of a kind when spans of two kinds merge: the more specific (earlier) one names the result. */
+const RANK = new Map<SecretKind, number>(SECRET_KINDS.map((k, i) => [k, i]));
+
+/** Merge overlapping or touching spans; the merged span keeps the most specific kind. */
+function merge(spans: RuleMatch[]): SecretSpan[] {
+  const sorted = [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: SecretSpan[] = [];
+  for (const s of sorted) {
+    const last = out[out.length - 1];
+    if (last && s.start <= last.end) {
+      if (s.end > last.end) last.end = s.end;
+      if (RANK.get(s.kind)! < RANK.get(last.kind)!) last.kind = s.kind;
+      continue;
+    }
+    out.push({ ...s });
+  }
+  return out;
+}
+
+/** Every secret in `text`, merged, as UTF-16 spans; placeholders already in the text are not secrets. */
+export function findSecrets(text: string): SecretSpan[] {
+  const placeholders = [...text.matchAll(PLACEHOLDER)].map((m) => [m.index, m.index + m[0].length] as const);
+  const spans = [...keySpans(text), ...patternSpans(text)].filter(
+    (s) => !placeholders.some(([a, b]) => s.start >= a && s.end <= b),
+  );
+  return merge(spans);
+}
+
+/** Replace `spans` (sorted, disjoint) of `text` by placeholders; counts come from the replacements made. */
+function apply(text: string, spans: readonly SecretSpan[]): Redaction {
+  const counts: Partial<Record<SecretKind, number>> = {};
+  let out = "";
+  let at = 0;
+  for (const s of spans) {
+    if (s.end <= s.start || s.start < at) continue;
+    out += text.slice(at, s.start) + placeholderFor(s.kind);
+    counts[s.kind] = (counts[s.kind] ?? 0) + 1;
+    at = s.end;
+  }
+  return { text: out + text.slice(at), counts };
+}
 
 /**
  * Replace every recognised secret in `text` with its typed placeholder.
@@ -83,23 +79,35 @@ const PLACEHOLDER = /^\[REDACTED:[a-z-]+\]/;
  *   redactSecrets("key AKIAABCDEFGHIJKLMNOP").text // "key [REDACTED:aws-access-key]"
  */
 export function redactSecrets(text: string): Redaction {
-  const counts: Partial<Record<SecretKind, number>> = {};
-  let out = text;
-  for (const rule of RULES) {
-    out = out.replace(rule.pattern, (match: string, ...rest: unknown[]) => {
-      const value = rule.group !== undefined ? rest[rule.group - 1] : undefined;
-      if (rule.group !== undefined) {
-        // An assignment whose value is already a placeholder (or empty) has nothing left to hide.
-        if (typeof value !== "string" || PLACEHOLDER.test(value) || value.startsWith("[REDACTED")) return match;
-        counts[rule.kind] = (counts[rule.kind] ?? 0) + 1;
-        const at = match.lastIndexOf(value);
-        return match.slice(0, at) + placeholderFor(rule.kind) + match.slice(at + value.length);
-      }
-      counts[rule.kind] = (counts[rule.kind] ?? 0) + 1;
-      return placeholderFor(rule.kind);
-    });
-  }
-  return { text: out, counts };
+  return apply(text, findSecrets(text));
+}
+
+/** A passage's surrounding document text: `text` holds the passage at UTF-16 offset `at`. */
+export interface PassageContext {
+  text: string;
+  at: number;
+}
+
+/**
+ * Redact `passage` seeing the document around it: a secret found in
+ * `context` that overlaps the passage is withheld from it, even when only a
+ * part of the secret (or none of its recognisable markers) is inside. Without
+ * a context, or one that does not hold the passage where it says, the passage
+ * is redacted on its own.
+ *
+ * @example
+ *   // A chunk holding only the middle of a key: its BEGIN and END are in the context.
+ *   redactPassage(body, { text: wholeKey, at: wholeKey.indexOf(body) }).text // "[REDACTED:private-key]"
+ */
+export function redactPassage(passage: string, context?: PassageContext): Redaction {
+  const own = findSecrets(passage);
+  if (!context || context.text.slice(context.at, context.at + passage.length) !== passage) return apply(passage, own);
+  const from = context.at;
+  const to = from + passage.length;
+  const around: RuleMatch[] = findSecrets(context.text)
+    .filter((s) => s.end > from && s.start < to)
+    .map((s) => ({ kind: s.kind, start: Math.max(s.start, from) - from, end: Math.min(s.end, to) - from }));
+  return apply(passage, merge([...own, ...around]));
 }
 
 /** Add `more` into `into` (counts by kind). */

@@ -30,6 +30,8 @@ interface ServeFlags extends CommonFlags {
   maxConcurrency: number;
   requestTimeout: number;
   maxBodyBytes: number;
+  maxConnectionsPerClient: number;
+  minBodyRate: number;
   logFormat?: "text" | "json";
   watch?: string[];
   debounce?: number;
@@ -77,6 +79,18 @@ export function serveCommand(): Command {
     .option("--max-concurrency <n>", "requests in flight before answering 503", intFlag("--max-concurrency", 1, 100_000), 256)
     .option("--request-timeout <seconds>", "deadline per request (ingest: 20x)", intFlag("--request-timeout", 1, 3600), 30)
     .option("--max-body-bytes <n>", "request body cap", intFlag("--max-body-bytes", 1024, 64 * 1024 * 1024), 256 * 1024)
+    .option(
+      "--max-connections-per-client <n>",
+      "connections one client address may hold open (more are closed at once)",
+      intFlag("--max-connections-per-client", 1, 100_000),
+      128,
+    )
+    .option(
+      "--min-body-rate <bytes>",
+      "slowest a request body may arrive after its first 2 s, in bytes per second (408 below)",
+      intFlag("--min-body-rate", 1, 1024 * 1024 * 1024),
+      1024,
+    )
     .addOption(new Option("--log-format <format>", "log line format on stderr").choices(["text", "json"]).default("text"))
     .option("--watch <folders...>", "keep these folders indexed in the default collection as files change (one log line per change)")
     .option(
@@ -149,23 +163,26 @@ export function serveCommand(): Command {
         context,
         token,
         host: flags.host,
-        port: poolPort() ?? flags.port,
+        port: flags.port,
+        handedConnections: worker ? { port: poolPort()! } : undefined,
         allowedHosts: flags.allowedHost,
         maxConcurrency: flags.maxConcurrency,
         requestTimeoutMs: flags.requestTimeout * 1000,
         longRequestTimeoutMs: flags.requestTimeout * 20_000,
         bodyLimit: flags.maxBodyBytes,
+        maxConnectionsPerClient: flags.maxConnectionsPerClient,
+        minBodyBytesPerSecond: flags.minBodyRate,
         log,
         ...(pool
           ? {
               renderMetrics: async (own) => {
-                joined ??= pool(own.registry);
+                joined ??= pool(own.registry, server.app.server);
                 return { contentType: own.registry.contentType, body: await joined.poolMetrics() };
               },
             }
           : {}),
       });
-      if (pool) joined ??= pool(server.metrics.registry);
+      if (pool) joined ??= pool(server.metrics.registry, server.app.server);
       if (token !== undefined && token.length < 16 && !worker) log.warn("GROUNDKIT_API_TOKEN is shorter than 16 characters");
       // In a pool the primary announces the address once every worker listens.
       if (worker) log.info("worker ready", { url: server.url });
@@ -178,6 +195,8 @@ export function serveCommand(): Command {
       await watch?.close();
       // Fastify waits for in-flight requests; new ones on kept-alive connections get 503.
       await server.close();
+      // A pool worker's server listens on nothing, so its close does not wait for the connections it was handed.
+      await joined?.drained();
       if (worker) process.disconnect?.();
     }),
   );

@@ -150,6 +150,19 @@ export const ERROR_CATALOGUE = {
   PAYLOAD_TOO_LARGE: { http: 413, hint: "Send a smaller request body." },
   OVERLOADED: { http: 503, hint: "The server is at capacity; retry after the Retry-After delay." },
   TIMEOUT: { http: 504, hint: "The request took too long; narrow it and retry." },
+  REQUEST_CANCELLED: {
+    http: 499,
+    hint: "The request was cancelled (the client went away) before its work finished; send it again if it is still wanted.",
+  },
+  EXTRACTION_BUSY: {
+    http: 503,
+    hint: "Too many PDF/HTML extractions are already queued for this client; wait for the ones in progress, then retry.",
+    toolHint: "Too many PDF/HTML re-extractions are queued for this client; wait for earlier calls to finish (or cancel them), then retry.",
+  },
+  BODY_TOO_SLOW: {
+    http: 408,
+    hint: "The request body arrived too slowly; send it at once (the server drops uploads slower than its minimum rate).",
+  },
   PORT_IN_USE: {
     http: 500,
     hint: "Another process listens there (perhaps another `grk serve`): stop it, or pass --port <n> (0 picks a free one).",

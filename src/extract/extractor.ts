@@ -9,6 +9,7 @@
  * that exact identity, so the identity must change whenever the output might.
  */
 import type { SourceLineMap } from "../core/source-lines.js";
+import type { JobOwner } from "./job-owner.js";
 import type { ExtractionLimits } from "./limits.js";
 
 /** The formats the `extracted` source class knows how to read. */
@@ -53,6 +54,12 @@ export interface ExtractOptions {
    * the registry hands out (extraction-pool.ts) enforce all of them.
    */
   limits?: Partial<ExtractionLimits> | undefined;
+  /**
+   * Whom the work is for (default: the process itself, never cancelled). The
+   * isolated extractors queue it under the owner's client and drop or abandon
+   * it once the owner's signal aborts (REQUEST_CANCELLED).
+   */
+  owner?: JobOwner | undefined;
 }
 
 /**

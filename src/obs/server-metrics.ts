@@ -14,6 +14,8 @@ export type Transport = "rest" | "mcp-http" | "mcp-stdio";
 export interface ServerGauges {
   openCollections: () => number;
   inFlight: () => number;
+  /** Requests whose body is still arriving (they hold no slot of --max-concurrency yet). */
+  receivingBody?: () => number;
   maxConcurrency: number;
 }
 
@@ -125,6 +127,14 @@ export class ServerMetrics {
       registers,
       collect() {
         this.set(gauges.inFlight());
+      },
+    });
+    new Gauge({
+      name: "groundkit_http_requests_receiving_body",
+      help: "Requests whose body is still arriving; they take a slot of --max-concurrency once it has.",
+      registers,
+      collect() {
+        this.set(gauges.receivingBody?.() ?? 0);
       },
     });
     new Gauge({

@@ -31,6 +31,9 @@ export const ATTR = {
   tool: "groundkit.tool",
   transport: "groundkit.transport",
   errorCode: "groundkit.error.code",
+  extractorKind: "groundkit.extraction.kind",
+  /** How a re-extraction was answered: `cache` (kept text), `shared` (joined a running one) or `run` (extracted now). */
+  extractionOutcome: "groundkit.extraction.outcome",
 } as const;
 
 /**

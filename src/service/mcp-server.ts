@@ -10,6 +10,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { eitherSignal } from "../core/request-scope.js";
 import type { Logger } from "../obs/logger.js";
 import type { ServerMetrics, Transport } from "../obs/server-metrics.js";
 import { toErrorEnvelope, type PathScrubber } from "./errors-to-http.js";
@@ -52,6 +53,10 @@ export interface McpServerOptions {
   headers?: Record<string, string | string[] | undefined> | undefined;
   /** Told each call's tool name and trace id (for the HTTP access log). */
   onToolCall?: ((tool: string, traceId: string | undefined) => void) | undefined;
+  /** Who calls (serve's /mcp: the client address; default "stdio"), for its share of queued extraction work. */
+  client?: string | undefined;
+  /** Aborts when the HTTP request's response closes (serve's /mcp); a call's own MCP cancellation aborts it too. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -80,7 +85,7 @@ function registerTool(server: McpServer, tool: ToolDefinition, ctx: ServiceConte
       outputSchema: tool.output,
       annotations: annotationsOf(tool),
     },
-    async (args: unknown): Promise<CallToolResult> => {
+    async (args: unknown, extra: { signal?: AbortSignal }): Promise<CallToolResult> => {
       const started = performance.now();
       const requestId = opts.requestId ?? randomUUID();
       let traceId: string | undefined;
@@ -94,6 +99,8 @@ function registerTool(server: McpServer, tool: ToolDefinition, ctx: ServiceConte
           traceId = id;
           opts.onToolCall?.(tool.name, id);
         },
+        client: opts.client ?? "stdio",
+        signal: eitherSignal(opts.signal, extra.signal),
       };
       try {
         const output = await callTool(tool, args, ctx, scope);

@@ -25,9 +25,10 @@ const ERROR_STATUSES: Record<string, string> = {
   "403": "Host or Origin not allowed (FORBIDDEN), or a path outside the allowed roots (PATH_ESCAPES_BASE).",
   "404": "Unknown collection, chunk, document or route.",
   "409": "The index is foreign or newer (STORE_FOREIGN, STORE_NEWER), or an embedding identity mismatch.",
+  "408": "The request body arrived slower than the server's minimum rate (BODY_TOO_SLOW).",
   "413": "The request body exceeds the server's limit (PAYLOAD_TOO_LARGE).",
   "422": "A citation that is not a valid citation object (INVALID_CITATION).",
-  "503": "The server is saturated (OVERLOADED; see Retry-After) or the index is busy.",
+  "503": "The server is saturated (OVERLOADED; see Retry-After), the index is busy, or too many re-extractions wait for this client (EXTRACTION_BUSY).",
   "504": "The request exceeded the server's deadline (TIMEOUT).",
 };
 

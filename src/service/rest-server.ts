@@ -11,7 +11,7 @@ import { GroundkitError } from "../core/errors.js";
 import { createLogger, type Logger } from "../obs/logger.js";
 import { ServerMetrics, type Transport } from "../obs/server-metrics.js";
 import { PathScrubber, toErrorEnvelope } from "./errors-to-http.js";
-import { allowedHostValues, bearerMatches, installGuards, requestIdFor } from "./http-guards.js";
+import { allowedHostValues, bearerMatches, installGuards, limitConnectionsPerClient, requestIdFor } from "./http-guards.js";
 import { createMcpServer, SERVER_VERSION } from "./mcp-server.js";
 import { buildOpenApi, jsonSchemaOf } from "./openapi.js";
 import type { ServiceContext } from "./service-context.js";
@@ -34,14 +34,24 @@ export interface RestServerOptions {
   /** Deadline per request (default 30 s); ingest gets `longRequestTimeoutMs` (default 10 min). */
   requestTimeoutMs?: number | undefined;
   longRequestTimeoutMs?: number | undefined;
-  /** Requests in flight before answering 503 (default 256). */
+  /** Requests in flight before answering 503 (default 256); one still receiving its body takes its slot once the body is in. */
   maxConcurrency?: number | undefined;
+  /** Connections one client address may hold open; more are closed at once (default 128). */
+  maxConnectionsPerClient?: number | undefined;
+  /** Slowest a request body may arrive once its first 2 s have passed, in bytes per second (default 1024; 408 below). */
+  minBodyBytesPerSecond?: number | undefined;
   log?: Logger | undefined;
   /**
    * What GET /metrics answers (default: this server's own metrics). A worker of
    * `grk serve --workers N` asks its primary for the sum over the pool.
    */
   renderMetrics?: ((own: ServerMetrics) => Promise<{ contentType: string; body: string }>) | undefined;
+  /**
+   * A worker of `grk serve --workers N`: connections are accepted by the pool's
+   * primary and handed in (`app.server.emit("connection")`), so this server
+   * listens on nothing; `port` is the pool's.
+   */
+  handedConnections?: { port: number } | undefined;
 }
 
 /** A listening server. */
@@ -57,6 +67,9 @@ export interface RunningServer {
 }
 
 const JSON_TYPE = "application/json; charset=utf-8";
+
+/** A body's first 2 s are not rate-checked: a client's first round trips are not a rate. */
+const BODY_GRACE_MS = 2_000;
 
 /** What a request's tool call left for its access-log line. */
 interface RequestNote {
@@ -91,9 +104,11 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
     return note;
   };
   let inFlight = (): number => 0;
+  let receivingBody = (): number => 0;
   const metrics = new ServerMetrics({
     openCollections: () => ctx.collections.openCount(),
     inFlight: () => inFlight(),
+    receivingBody: () => receivingBody(),
     maxConcurrency,
   });
 
@@ -142,8 +157,12 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
     onFinished: (req, status, seconds) => metrics.httpRequest(req.method, req.routeOptions.url ?? "unmatched", status, seconds),
     onShed: () => metrics.shed(),
     sendError,
+    minBodyBytesPerSecond: opts.minBodyBytesPerSecond ?? 1024,
+    bodyGraceMs: BODY_GRACE_MS,
   });
+  limitConnectionsPerClient(app.server, opts.maxConnectionsPerClient ?? 128, () => metrics.shed());
   inFlight = guards.inFlight;
+  receivingBody = guards.receivingBody;
 
   // A wrong token is refused everywhere; a missing one only where a mutating tool needs it. Without a token
   // configured there is nothing to check (and no hook to run per request).
@@ -204,6 +223,7 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
     const authed = token !== undefined && bearerMatches(req.headers.authorization, token);
     const note = noteOf(req);
     const server = createMcpServer(ctx, {
+      ...callerOf(req, reply),
       mutating: authed,
       log,
       scrubber,
@@ -236,16 +256,22 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
   app.delete("/mcp", noStream);
 
   const wanted = opts.port ?? 8765;
-  try {
-    await app.listen({ host, port: wanted });
-  } catch (err) {
-    await app.close();
-    if ((err as { code?: unknown }).code === "EADDRINUSE") {
-      throw new GroundkitError("PORT_IN_USE", `Port ${wanted} on ${host} is already in use.`, { host, port: wanted }, { cause: err });
+  let port: number;
+  if (opts.handedConnections) {
+    await app.ready();
+    port = opts.handedConnections.port;
+  } else {
+    try {
+      await app.listen({ host, port: wanted });
+    } catch (err) {
+      await app.close();
+      if ((err as { code?: unknown }).code === "EADDRINUSE") {
+        throw new GroundkitError("PORT_IN_USE", `Port ${wanted} on ${host} is already in use.`, { host, port: wanted }, { cause: err });
+      }
+      throw err;
     }
-    throw err;
+    port = (app.server.address() as AddressInfo).port;
   }
-  const port = (app.server.address() as AddressInfo).port;
   hosts = allowedHostValues(host, port, opts.allowedHosts ?? []);
   const urlHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
   return {
@@ -340,6 +366,7 @@ function registerRoute(
         metrics: observe.metrics,
         headers: req.headers,
         onTrace: (traceId) => (note.traceId = traceId),
+        ...callerOf(req, reply),
       };
       if (tool.streams && wantsEvents(req)) {
         // Arguments are checked before the stream starts, so a bad request still gets its 4xx.
@@ -351,6 +378,17 @@ function registerRoute(
       return reply.type(JSON_TYPE).send(output);
     },
   });
+}
+
+/**
+ * Who a request is for and a signal that aborts once its response is closed:
+ * answered (the deadline's 504 included) or the connection gone. Work still
+ * queued for it after that is wasted, so it is dropped (core/request-scope.ts).
+ */
+function callerOf(req: FastifyRequest, reply: FastifyReply): { client: string; signal: AbortSignal } {
+  const gone = new AbortController();
+  reply.raw.once("close", () => gone.abort());
+  return { client: req.socket.remoteAddress ?? "unknown", signal: gone.signal };
 }
 
 /** JSON Schema types of a tool's fields, to read typed values from a query string. */

@@ -6,6 +6,7 @@
  */
 import type { IngestCounts, ServerMetrics, Transport } from "../obs/server-metrics.js";
 import { ATTR, contextFromHeaders, withSpan } from "../obs/tracing.js";
+import { withRequestScope } from "../core/request-scope.js";
 import type { ServiceContext } from "./service-context.js";
 import { runTool, type ToolDefinition } from "./tool-registry.js";
 import type { ToolEmitter } from "./tool-definition.js";
@@ -22,6 +23,10 @@ export interface ToolCallScope {
   onTrace?: ((traceId: string) => void) | undefined;
   /** A streaming tool's events go here as they happen (REST `text/event-stream`). */
   emit?: ToolEmitter | undefined;
+  /** Who called (a client address, "stdio"): its share of queued extraction work (core/request-scope.ts). */
+  client?: string | undefined;
+  /** Aborts when the caller has gone: its queued work is dropped, its running extractions abandoned. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -37,7 +42,8 @@ export async function callTool(tool: ToolDefinition, raw: unknown, ctx: ServiceC
     if (span.isRecording()) scope.onTrace?.(span.spanContext().traceId);
     const started = performance.now();
     try {
-      const output = await runTool(tool, raw, ctx, scope.emit);
+      const request = { client: scope.client ?? "local", signal: scope.signal };
+      const output = await withRequestScope(request, () => runTool(tool, raw, ctx, scope.emit));
       scope.metrics?.toolCall(tool.name, scope.transport, "ok", (performance.now() - started) / 1000);
       if (scope.metrics) countOutput(scope.metrics, tool.name, output);
       return output;
