@@ -15,6 +15,7 @@ import { closeEmbeddingProviders } from "../src/embed/binding.js";
 import { tempDir } from "./support/cli.js";
 import { mulberry32, writeCorpus } from "./support/corpus.js";
 import { startPostgres, type TestPostgres } from "./support/postgres-server.js";
+import { expectSameRanking } from "./support/same-ranking.js";
 
 let pg: TestPostgres;
 let work: { dir: string; cleanup: () => void };
@@ -43,30 +44,9 @@ async function both(name: string, input: string, extra: Partial<OpenCollectionOp
   return [sqlite, postgres];
 }
 
-type Ranked = { chunk_id: string; score: number };
-
-/** Scores closer than this are the same score (the two engines sum a query's terms in different orders). */
-const SAME_SCORE = 1e-9;
-
-/**
- * The same top 10 with scores equal to 1e-9, rank by rank. Two chunks may
- * trade places only when their scores agree to 1e-9 (rounding in the
- * summation order decides between them), and at the cut-off a chunk may
- * differ only for one of the same score.
- */
+/** The same top 10 (test/support/same-ranking.ts) for every query. */
 async function expectSameTop10(a: Collection, b: Collection, queries: string[]): Promise<void> {
   for (const q of queries) expectSameRanking(await a.retrieve(q, 10), await b.retrieve(q, 10), q);
-}
-
-function expectSameRanking(x: Ranked[], y: Ranked[], q: string): void {
-  expect(y.length, q).toBe(x.length);
-  for (let i = 0; i < x.length; i++) {
-    expect(Math.abs(y[i]!.score - x[i]!.score), q).toBeLessThanOrEqual(SAME_SCORE);
-    if (y[i]!.chunk_id === x[i]!.chunk_id) continue;
-    const j = y.findIndex((h) => h.chunk_id === x[i]!.chunk_id);
-    const other = j >= 0 ? y[j]!.score : y[y.length - 1]!.score;
-    expect(Math.abs(other - x[i]!.score), `${q}: ${x[i]!.chunk_id} moved past a different score`).toBeLessThanOrEqual(SAME_SCORE);
-  }
 }
 
 describe("PostgreSQL store parity with SQLite", () => {

@@ -58,10 +58,11 @@ function uidOf(user: string): { uid: number; gid: number } {
   return { uid, gid };
 }
 
-export async function startPostgres(): Promise<TestPostgres> {
+/** A temp dir the server's user owns, and a runner of the server's binaries as that user. */
+function serverWorkspace(prefix: string): { dataDir: string; run: (cmd: string, args: string[]) => void } {
   const bin = serverBinDir();
   const isRoot = process.getuid?.() === 0;
-  const dataDir = mkdtempSync(join(tmpdir(), "grk-pg-"));
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
   chmodSync(dataDir, 0o700);
   if (isRoot) {
     const { uid, gid } = uidOf("postgres");
@@ -71,43 +72,75 @@ export async function startPostgres(): Promise<TestPostgres> {
     const [file, argv] = isRoot ? ["runuser", ["-u", "postgres", "--", join(bin, cmd), ...args]] : [join(bin, cmd), args];
     execFileSync(file, argv, { stdio: ["ignore", "pipe", "pipe"], cwd: tmpdir() });
   };
+  return { dataDir, run };
+}
+
+/** Start the cluster in `cluster` on a free port (a port found free may be taken before the server binds it: try a few). */
+async function startOnFreePort(run: (cmd: string, args: string[]) => void, dataDir: string, cluster: string): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    const port = await freePort();
+    try {
+      run("pg_ctl", [
+        "-D",
+        cluster,
+        "-l",
+        join(dataDir, "server.log"),
+        "-w",
+        "-t",
+        "60",
+        "-o",
+        `-p ${port} -c listen_addresses=127.0.0.1 -k ${dataDir} -c fsync=off -c max_connections=200`,
+        "start",
+      ]);
+      return port;
+    } catch (err) {
+      if (attempt >= 2) throw err;
+    }
+  }
+}
+
+/** The handle of a started cluster: stopping it deletes it. */
+function running(run: (cmd: string, args: string[]) => void, dataDir: string, cluster: string, port: number): TestPostgres {
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    dataDir,
+    stop: async () => {
+      try {
+        run("pg_ctl", ["-D", cluster, "-m", "immediate", "-w", "stop"]);
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/**
+ * A streaming replica of `primary`: `pg_basebackup -R` (which writes the
+ * standby.signal and primary_conninfo) into a new temp dir, started on a free
+ * port as a hot standby.
+ */
+export async function startReplica(primary: TestPostgres): Promise<TestPostgres> {
+  const { dataDir, run } = serverWorkspace("grk-pg-replica-");
+  const cluster = join(dataDir, "data");
+  try {
+    run("pg_basebackup", ["-h", "127.0.0.1", "-p", String(primary.port), "-U", "postgres", "-D", cluster, "-R", "-X", "stream", "--no-sync"]);
+    const port = await startOnFreePort(run, dataDir, cluster);
+    return running(run, dataDir, cluster, port);
+  } catch (err) {
+    const e = err as { stderr?: Buffer; message: string };
+    rmSync(dataDir, { recursive: true, force: true });
+    throw new Error(`Could not start a test PostgreSQL replica: ${e.stderr?.toString().trim() || e.message}`, { cause: err });
+  }
+}
+
+export async function startPostgres(): Promise<TestPostgres> {
+  const { dataDir, run } = serverWorkspace("grk-pg-");
   const cluster = join(dataDir, "data");
   try {
     run("initdb", ["-D", cluster, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"]);
-    let port = 0;
-    // A port found free may be taken before the server binds it: try a few.
-    for (let attempt = 0; ; attempt++) {
-      port = await freePort();
-      try {
-        run("pg_ctl", [
-          "-D",
-          cluster,
-          "-l",
-          join(dataDir, "server.log"),
-          "-w",
-          "-t",
-          "60",
-          "-o",
-          `-p ${port} -c listen_addresses=127.0.0.1 -k ${dataDir} -c fsync=off -c max_connections=200`,
-          "start",
-        ]);
-        break;
-      } catch (err) {
-        if (attempt >= 2) throw err;
-      }
-    }
-    return {
-      url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-      port,
-      dataDir,
-      stop: async () => {
-        try {
-          run("pg_ctl", ["-D", cluster, "-m", "immediate", "-w", "stop"]);
-        } finally {
-          rmSync(dataDir, { recursive: true, force: true });
-        }
-      },
-    };
+    const port = await startOnFreePort(run, dataDir, cluster);
+    return running(run, dataDir, cluster, port);
   } catch (err) {
     const e = err as { stderr?: Buffer; message: string };
     rmSync(dataDir, { recursive: true, force: true });

@@ -19,6 +19,8 @@ export interface PostgresStoreConfig {
   statement_timeout_ms?: number | undefined;
   /** Overrides the URL's sslmode: disable, require, verify-ca, verify-full (default: the URL's, else libpq's prefer as 'disable'). */
   sslmode?: "disable" | "require" | "verify-ca" | "verify-full" | undefined;
+  /** Read replicas, each by the environment variable holding its URL (replica-settings.ts). */
+  replicas?: Array<{ url_env: string }> | undefined;
 }
 
 export const DEFAULT_URL_ENV = "GROUNDKIT_PG_URL";

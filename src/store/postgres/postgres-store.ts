@@ -16,7 +16,7 @@ import { randomUUID } from "node:crypto";
 import { chunkTokens } from "../../analysis/chunk-tokens.js";
 import { compileGlob } from "../../core/glob.js";
 import { GroundkitError } from "../../core/errors.js";
-import { BM25_DEFAULTS, countQueryTerms } from "../bm25.js";
+import { countQueryTerms } from "../bm25.js";
 import type {
   ChunkFilter,
   DocumentListing,
@@ -35,7 +35,10 @@ import { checkDimensions, checkVector, unitCopy } from "../vectors.js";
 import { resolvePoolSettings, DEFAULT_SCHEMA, type PostgresStoreConfig } from "./connection-settings.js";
 import { compileChunkFilter, globKey, globsOf, Params, PATH_OF_DOCUMENT } from "./filter-sql.js";
 import { dropSchema, lockKey, openSchema, quoteIdent } from "./open-schema.js";
-import { postingsOf, queryWeights, scoringParams, scoringSql } from "./postings.js";
+import { searchLexicalRows } from "./lexical-rows.js";
+import { PgLexicalSearch, type AllowedChunksSql } from "./lexical-search.js";
+import { syncLexicalSegments as syncLexicalSegmentsOn } from "./lexical-segments.js";
+import { postingsOf } from "./postings.js";
 import { SCHEMA_VERSION } from "./schema.js";
 import { PgPool, runAll, type PgClient, type PgRunner, type Statement } from "./pg-pool.js";
 import {
@@ -76,9 +79,6 @@ function vectorLiteral(v: Float32Array): string {
   return `{${Array.from(v).join(",")}}`;
 }
 
-const byScoreThenChunkId = (a: ScoredChunk, b: ScoredChunk): number =>
-  b.score - a.score || (a.chunk_id < b.chunk_id ? -1 : a.chunk_id > b.chunk_id ? 1 : 0);
-
 /** What a collection's handle and the handles of its transactions share. */
 interface SharedState {
   /** This handle's folder walk, in walk_seen. */
@@ -87,6 +87,8 @@ interface SharedState {
   /** Why this process could not install extension vector, for `status`. */
   extensionError: string | undefined;
   readonly vectorOptions: PgVectorOptions;
+  /** BM25 over the segments, with this process's cache of their blocks (lexical-search.ts). */
+  readonly lexical: PgLexicalSearch;
 }
 
 /**
@@ -119,7 +121,7 @@ export class PostgresStore implements Store {
       await pool.close();
       throw err;
     }
-    return new PostgresStore(pool, schema, { walker: randomUUID(), seenPending: [], extensionError: undefined, vectorOptions: opts.vectors ?? {} });
+    return new PostgresStore(pool, schema, { walker: randomUUID(), seenPending: [], extensionError: undefined, vectorOptions: opts.vectors ?? {}, lexical: new PgLexicalSearch() });
   }
 
   /** Where this handle's statements run: its transaction's connection, or any of the pool's. */
@@ -281,12 +283,30 @@ export class PostgresStore implements Store {
   }
 
   /**
+   * The writer's BM25 step (ADR 0020), run first by {@link syncVectorIndex},
+   * which every writer calls under its lock after writing: turn the chunks
+   * newer than every segment into a segment once there are enough of them, and
+   * merge segments when there are too many (lexical-segments.ts).
+   */
+  private async syncLexicalSegments(): Promise<void> {
+    // A build is a transaction of its own: never inside a caller's.
+    if (this.client) return;
+    const client = await this.pool.connect();
+    try {
+      await syncLexicalSegmentsOn(client);
+    } finally {
+      client.release();
+    }
+  }
+
+  /**
    * The writer's step after an ingest, a copy or a re-embed (under the writer
    * lock): install the extension if the server has it and this role may, move
    * vectors written before it to a `vector(d)` column, and build the HNSW index.
    * The build runs in the server; this process only awaits it.
    */
   async syncVectorIndex(): Promise<VectorIndexStatus> {
+    await this.syncLexicalSegments();
     let col = await readVectorColumn(this.db);
     // Only a collection with vectors installs it: a BM25-only ingest leaves the database as it found it.
     if (col.extensionSchema === undefined && col.dims !== undefined && (await extensionAvailable(this.db))) {
@@ -498,22 +518,21 @@ export class PostgresStore implements Store {
     return row ? toChunk(row) : undefined;
   }
 
+  /**
+   * BM25 top-k: one statement reads what the process does not hold of the
+   * query terms' segment blocks and the newest chunks' postings, the process
+   * scores with the SQLite engine's MaxScore/block-max code, and the hits'
+   * rows are read by id (lexical-search.ts, lexical-rows.ts; ADR 0020).
+   */
   async searchLexical(terms: string[], limit: number, filter?: ChunkFilter): Promise<ScoredChunk[]> {
     const q = countQueryTerms(terms);
     if (q.terms.length === 0 || !(limit >= 1)) return [];
-    const k = Math.floor(Math.min(limit, 1_000_000));
-    return this.snapshot(async (s) => {
-      const w = await queryWeights(s.db, q.terms, q.qtfs, BM25_DEFAULTS.k1, BM25_DEFAULTS.b);
-      if (!w) return [];
-      const params = new Params(scoringParams(w, k));
-      const allowed = filter ? `p.chunk IN (${await s.filteredChunkIds(filter, params)})` : undefined;
-      const rows = await s.db.query<JoinedRow & { score: number }>(
-        `WITH s AS (${scoringSql(allowed)})
-           SELECT s.score, ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM s JOIN chunks c ON c.id = s.chunk JOIN documents d ON d.id = c.doc_id`,
-        params.values,
-      );
-      return rows.rows.map((r) => ({ ...toChunk(r), score: r.score })).sort(byScoreThenChunkId);
-    });
+    let allowed: AllowedChunksSql | undefined;
+    if (filter) {
+      const params = new Params();
+      allowed = { sql: await this.filteredChunkIds(filter, params), params: params.values };
+    }
+    return searchLexicalRows(this.db, this.shared.lexical, terms, limit, allowed);
   }
 
   /** A SELECT of the chunk ids passing a filter; path globs are matched here, in code, first. */

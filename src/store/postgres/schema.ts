@@ -8,11 +8,13 @@
  * not race.
  */
 
+import { BM25_SEGMENTS_SQL } from "./lexical-schema.js";
+
 /** "GRK1", as for the SQLite files. */
 export const APPLICATION_ID = "GRK1";
 
 /** The schema version this build writes. A collection with a higher version is refused. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export interface Migration {
   version: number;
@@ -98,5 +100,13 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
         PRIMARY KEY (walker, source)
       );
     `,
+  },
+  {
+    // Derived BM25 segments (lexical-segments.ts): the relational postings in
+    // the SQLite engine's block format, scored in the process with pruning.
+    // Rebuildable from bm25_postings at any time; an empty set is correct
+    // (every posting is then in the tail that searches read row by row).
+    version: 2,
+    sql: BM25_SEGMENTS_SQL,
   },
 ];
