@@ -4,7 +4,6 @@ import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { toGroundkitError } from "../core/errors.js";
 import { startTracingFromEnv, type TracingHandle } from "../obs/tracing-setup.js";
-import { passOptionsToSubcommands } from "./subcommand-options.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -48,9 +47,13 @@ export async function buildProgram(argv: readonly string[] = process.argv.slice(
     .version(pkg.version)
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
-  for (const name of commandsFor(argv)) {
+  const names = commandsFor(argv);
+  for (const name of names) {
     program.addCommand((await COMMANDS[name]!()).exitOverride());
   }
+  if (names.length === 0) return program;
+  // Loaded with the commands only, so `grk --version` reads nothing of ours but this file.
+  const { passOptionsToSubcommands } = await import("./subcommand-options.js");
   return passOptionsToSubcommands(program);
 }
 

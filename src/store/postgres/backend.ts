@@ -3,7 +3,7 @@
  * schema `<prefix>.<name>` per collection in the server the config's URL
  * variable names, its writer lock an advisory lock (ADR 0011, 0019).
  */
-import type { Backend, OpenedStore } from "../backends.js";
+import type { Backend, OpenedStore } from "../backend.js";
 import { checkIndexDirIfPresent, ensureIndexDir } from "../index-dir.js";
 import type { PostgresStoreConfig } from "./connection-settings.js";
 import { PostgresStore } from "./postgres-store.js";

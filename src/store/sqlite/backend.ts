@@ -6,7 +6,7 @@
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { GroundkitError } from "../../core/errors.js";
-import type { Backend, OpenedStore, StoreLocation } from "../backends.js";
+import type { Backend, OpenedStore, StoreLocation } from "../backend.js";
 import { checkIndexDirIfPresent, ensureIndexDir, storeOpenError } from "../index-dir.js";
 import type { WriterLockOptions } from "../writer-lock-holder.js";
 import { removeAnnFiles } from "./ann-file.js";
