@@ -65,7 +65,7 @@ describe("search filters", () => {
     expect(err?.code).toBe("INVALID_FILTER");
     expect(err?.message).toContain("Unknown filter key 'pat'");
     expect(err?.message).toContain("Did you mean 'path'?");
-    expect(err?.message).toContain("Keys: path, class, ext, tag, ingested (built in); author, tags, title (front matter).");
+    expect(err?.message).toContain("Keys: path, class, ext, tag, lang, symbol, ingested (built in); author, tags, title (front matter).");
     await expect(col.search("firewall", { filters: ["autor=Ada"] })).rejects.toThrow(/Did you mean 'author'\?/);
   });
 

@@ -77,10 +77,10 @@ export function parseFilters(raw: readonly string[] | undefined): Filter[] {
 }
 
 /** Filter keys every collection has; any other key names a front-matter field. */
-export const BUILT_IN_FILTER_KEYS = ["path", "class", "ext", "tag", "ingested"] as const;
+export const BUILT_IN_FILTER_KEYS = ["path", "class", "ext", "tag", "lang", "symbol", "ingested"] as const;
 
 /** Document metadata the ingest records itself: filterable, but not a front-matter field to suggest. */
-const INTERNAL_FIELDS = new Set(["rel_path", "ext"]);
+const INTERNAL_FIELDS = new Set(["rel_path", "ext", "chunking", ...BUILT_IN_FILTER_KEYS]);
 
 /**
  * Refuse a filter whose key is neither built in nor a field any document of the collection has: it
