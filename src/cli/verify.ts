@@ -32,17 +32,12 @@ export function verifyCommand(): Command {
 }
 
 /**
- * The collection to verify in: the one the file names (a `search --json` or `answer --json` output
- * says it), else --collection or the config's. A --collection that contradicts the file is an error.
+ * The collection to verify in: --collection when given (a copy of the collection holds the same
+ * documents, so its citations verify there too), else the one the file names (a `search --json` or
+ * `answer --json` output says it), else the config's.
  */
 function collectionFor(named: string | undefined, flags: VerifyFlags): string | undefined {
-  if (named !== undefined && flags.collection !== undefined && flags.collection !== named) {
-    throw new GroundkitError(
-      "INVALID_ARGUMENT",
-      `The file names collection '${named}' but --collection says '${flags.collection}'; its citations belong to '${named}'.`,
-    );
-  }
-  return named ?? flags.collection;
+  return flags.collection ?? named;
 }
 
 async function verifyCitations(input: Extract<VerifyInput, { kind: "citations" }>, flags: VerifyFlags): Promise<number> {
