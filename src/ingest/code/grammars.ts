@@ -8,6 +8,7 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { GroundkitError } from "../../core/errors.js";
+import { resolveOptional } from "../../core/optional-packages.js";
 
 /** The package that ships web-tree-sitter and the grammars; its version is part of the code loader's revision. */
 export const GRAMMAR_PACKAGE = "@vscode/tree-sitter-wasm";
@@ -45,7 +46,8 @@ const parsers = new Map<string, Promise<CodeParser>>();
 
 function loadRuntime(): Promise<{ module: TreeSitterModule; dir: string }> {
   runtime ??= (async () => {
-    const entry = require.resolve(GRAMMAR_PACKAGE);
+    // An optional dependency (ADR 0016): a BM25-only install has no grammars, and its code files are chunked by lines.
+    const entry = resolveOptional(GRAMMAR_PACKAGE, () => require.resolve(GRAMMAR_PACKAGE));
     const module = require(GRAMMAR_PACKAGE) as TreeSitterModule;
     await module.Parser.init();
     return { module, dir: dirname(entry) };
@@ -68,6 +70,7 @@ export function parserFor(grammar: string): Promise<CodeParser> {
         p.setLanguage(language);
         return p;
       } catch (err) {
+        if (err instanceof GroundkitError) throw err;
         throw new GroundkitError("EXTRACTION_FAILED", `The ${grammar} grammar of ${GRAMMAR_PACKAGE} could not be loaded: ${(err as Error).message}`);
       }
     })();
