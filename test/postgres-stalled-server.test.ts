@@ -93,4 +93,20 @@ describe("a stalled PostgreSQL database", () => {
       await server.close();
     }
   }, 120_000);
+
+  it("a connection that stopped answering fails the next statement at once instead of waiting again", async () => {
+    // #18: after a timed-out statement, the ROLLBACK and unlock of the error path each waited out the bound again.
+    const pool = await PgPool.create(resolvePoolSettings({ ...store, pool_max: 2, statement_timeout_ms: 100 }), "pg_catalog");
+    const client = await pool.connect();
+    const pid = (await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
+    process.kill(pid, "SIGSTOP");
+    try {
+      await expect(client.query("SELECT 1")).rejects.toMatchObject({ code: "STORE_UNAVAILABLE", message: expect.stringContaining("did not answer") });
+      await expect(client.query("ROLLBACK")).rejects.toMatchObject({ code: "STORE_UNAVAILABLE", message: expect.stringContaining("stopped answering on this connection") });
+    } finally {
+      process.kill(pid, "SIGCONT");
+      client.release(true);
+      await pool.close();
+    }
+  }, 60_000);
 });

@@ -84,7 +84,9 @@ export function resolvePoolSettings(config: PostgresStoreConfig, env: NodeJS.Pro
     target,
     role: decodeURIComponent(url.username),
     statementTimeoutMs,
-    // The server cancels a statement at its timeout; a pool wait for a free connection and the connect itself come on top.
-    waitTimeoutMs: statementTimeoutMs + connectTimeoutMs + 5_000,
+    // The server cancels a statement at its timeout; 5 s more for its answer to arrive. The wait for a
+    // connection (connect or a free one) is bounded apart by connectionTimeoutMillis, so one call waits
+    // at most the statement timeout plus 15 s (docs/postgres.md).
+    waitTimeoutMs: statementTimeoutMs + 5_000,
   };
 }

@@ -253,6 +253,9 @@ export class PgClient implements PgRunner {
 
   async query<R = Record<string, unknown>>(sql: string, params: unknown[] = [], opts: QueryOptions = {}): Promise<QueryResult<R>> {
     if (this.released) throw new GroundkitError("INTERNAL", "A PostgreSQL connection was used after it was given back.");
+    // A connection that already failed (a timeout, a reset) is not asked again: a ROLLBACK or an unlock
+    // sent on it would wait out a second bound before failing the same way (issue 25 #18).
+    if (this.broken) throw new GroundkitError("STORE_UNAVAILABLE", `PostgreSQL at ${this.pool.target} stopped answering on this connection.`);
     try {
       const res = await this.client.query(queryConfig(sql, params, opts));
       return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
