@@ -12,19 +12,13 @@ export function collectionsCommand(): Command {
   withCommonOptions(cmd).action(
     action(async (flags: CommonFlags) => {
       const loc = resolveLocation(flags);
-      const rows: Array<{ name: string; documents: number; chunks: number; last_ingest_at: string | null }> = [];
+      const rows: CollectionRow[] = [];
       for (const name of await listCollections({ indexDir: loc.indexDir ?? DEFAULTS.indexDir, store: loc.store })) {
-        const col = await openCollection({ indexDir: loc.indexDir, collection: name, store: loc.store });
-        try {
-          const s = await col.status();
-          rows.push({ name, documents: s.documents, chunks: s.chunks, last_ingest_at: s.last_ingest_at });
-        } finally {
-          await col.close();
-        }
+        rows.push(await collectionRow(loc, name));
       }
       if (flags.json) printJson({ collections: rows });
       else if (rows.length === 0) println("no collections");
-      else for (const r of rows) println(`${r.name}\t${r.documents} documents\t${r.chunks} chunks\tlast ingest ${r.last_ingest_at ?? "never"}`);
+      else for (const r of rows) println(rowLine(r));
     }),
   );
   const del = new Command("delete")
@@ -50,6 +44,36 @@ export function collectionsCommand(): Command {
   cmd.addCommand(del);
   cmd.addCommand(copyCommand());
   return cmd;
+}
+
+type CollectionRow =
+  | { name: string; documents: number; chunks: number; last_ingest_at: string | null }
+  | { name: string; error: { code: string; message: string; hint: string } };
+
+/**
+ * One collection's line of the listing. A collection that cannot be read (a
+ * role without privileges on its schema, one a newer groundkit wrote) is
+ * reported in its row and the others are still listed; a store that is gone
+ * fails the whole listing.
+ */
+async function collectionRow(loc: ReturnType<typeof resolveLocation>, name: string): Promise<CollectionRow> {
+  try {
+    const col = await openCollection({ indexDir: loc.indexDir, collection: name, store: loc.store });
+    try {
+      const s = await col.status();
+      return { name, documents: s.documents, chunks: s.chunks, last_ingest_at: s.last_ingest_at };
+    } finally {
+      await col.close();
+    }
+  } catch (err) {
+    if (!(err instanceof GroundkitError) || err.code === "STORE_UNAVAILABLE") throw err;
+    return { name, error: { code: err.code, message: err.message, hint: err.hint } };
+  }
+}
+
+function rowLine(r: CollectionRow): string {
+  if ("error" in r) return `${r.name}\tunreadable: ${r.error.code}: ${r.error.message}`;
+  return `${r.name}\t${r.documents} documents\t${r.chunks} chunks\tlast ingest ${r.last_ingest_at ?? "never"}`;
 }
 
 /** The collection's document count and where it lives (COLLECTION_NOT_FOUND when it does not exist). */

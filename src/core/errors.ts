@@ -136,6 +136,11 @@ export const ERROR_CATALOGUE = {
     http: 503,
     hint: "Check that the PostgreSQL server in the store's URL (GROUNDKIT_PG_URL unless the config names another variable) is running and reachable, then retry.",
   },
+  STORE_PERMISSION_DENIED: {
+    http: 500,
+    hint: "Grant the role in the store's URL the privileges the message names (the collection schema's owner or a superuser can), then retry.",
+    toolHint: "The server's database role lacks privileges on this collection; its operator must grant them.",
+  },
   STORE_UNSUPPORTED: {
     http: 501,
     hint: "This operation works on the SQLite store only; copy the collection to SQLite (grk collections copy) to run it there.",

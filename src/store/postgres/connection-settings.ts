@@ -32,6 +32,8 @@ export interface PoolSettings {
   pool: Record<string, unknown>;
   /** host:port/database, for messages. */
   target: string;
+  /** The role the URL logs in as (never its password), for the grants a permission error names. */
+  role: string;
   statementTimeoutMs: number;
   /** Longest the calling thread blocks on one request. */
   waitTimeoutMs: number;
@@ -80,8 +82,11 @@ export function resolvePoolSettings(config: PostgresStoreConfig, env: NodeJS.Pro
       application_name: "groundkit",
     },
     target,
+    role: decodeURIComponent(url.username),
     statementTimeoutMs,
-    // The server cancels a statement at its timeout; a pool wait for a free connection and the connect itself come on top.
-    waitTimeoutMs: statementTimeoutMs + connectTimeoutMs + 5_000,
+    // The server cancels a statement at its timeout; 5 s more for its answer to arrive. The wait for a
+    // connection (connect or a free one) is bounded apart by connectionTimeoutMillis, so one call waits
+    // at most the statement timeout plus 15 s (docs/postgres.md).
+    waitTimeoutMs: statementTimeoutMs + 5_000,
   };
 }

@@ -42,7 +42,10 @@ async function inspect(conn: PgRunner, schema: string): Promise<SchemaState> {
     const tables = (await conn.query<{ n: number }>("SELECT count(*) AS n FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1", [schema])).rows[0]!.n;
     return { exists, applicationId: tables === 0 ? undefined : "", version: 0 };
   }
-  const rows = (await conn.query<{ key: string; value: string }>("SELECT key, value FROM meta WHERE key IN ('application_id', 'schema_version')")).rows;
+  // Qualified, so a role without USAGE on the schema is told so (42501) rather than that `meta` is missing.
+  const rows = (
+    await conn.query<{ key: string; value: string }>(`SELECT key, value FROM ${quoteIdent(schema)}.meta WHERE key IN ('application_id', 'schema_version')`)
+  ).rows;
   const get = (k: string): string | undefined => rows.find((r) => r.key === k)?.value;
   return { exists, applicationId: get("application_id") ?? "", version: Number(get("schema_version") ?? 0) };
 }

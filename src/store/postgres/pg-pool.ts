@@ -82,6 +82,9 @@ interface PgModule {
 /** SQLSTATE classes and client errors that mean the server is gone or unreachable, not that the statement was wrong. */
 const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EHOSTUNREACH", "EPIPE", "57P01", "57P02", "57P03", "53300"]);
 
+/** Insufficient privilege (42501), and a login refused (28000, 28P01): what the server's grants decide. */
+const PERMISSION_CODES = new Set(["42501", "28000", "28P01"]);
+
 /** int8 (count(*), ids) as numbers: every id and count here stays below 2^53. */
 const INT8_OID = 20;
 
@@ -114,6 +117,8 @@ export class PgPool implements PgRunner {
   private constructor(
     private readonly pool: PgPoolRaw,
     private readonly settings: PoolSettings,
+    /** The quoted schema the connections work in (pg_catalog for a pool that only lists). */
+    private readonly searchPath: string,
   ) {}
 
   /**
@@ -133,7 +138,7 @@ export class PgPool implements PgRunner {
     });
     // An idle client whose server went away emits 'error'; without a listener it would end the process.
     pool.on("error", () => {});
-    return new PgPool(pool, settings);
+    return new PgPool(pool, settings, searchPath);
   }
 
   get target(): string {
@@ -202,11 +207,37 @@ export class PgPool implements PgRunner {
         `PostgreSQL at ${target} cancelled a statement that ran past the statement timeout (${this.settings.statementTimeoutMs} ms).`,
       );
     }
+    if (raw.code !== undefined && PERMISSION_CODES.has(raw.code)) return this.permissionDenied(raw);
     if (raw.code === "42P01" || raw.code === "3F000") {
       return new GroundkitError("COLLECTION_NOT_FOUND", `The collection's tables are gone from PostgreSQL at ${target} (deleted meanwhile?).`);
     }
     return new PgStatementError(raw.message ?? String(err), raw.code);
   }
+
+  /** A privilege or login the server refused: what to grant, and to whom (the role, never the URL). */
+  private permissionDenied(raw: RawError): GroundkitError {
+    const target = this.settings.target;
+    const role = quoteRole(this.settings.role);
+    if (raw.code!.startsWith("28")) {
+      return new GroundkitError("STORE_PERMISSION_DENIED", `PostgreSQL at ${target} refused the login of role ${role} (${raw.message ?? raw.code}).`, undefined, {
+        hint: "Check the user and password in the store's URL variable (GROUNDKIT_PG_URL unless the config names another) and the server's pg_hba.conf.",
+      });
+    }
+    const schema = this.searchPath === "pg_catalog" ? '"<schema>"' : this.searchPath;
+    return new GroundkitError("STORE_PERMISSION_DENIED", `PostgreSQL at ${target} denied role ${role}: ${raw.message ?? raw.code}.`, undefined, {
+      hint:
+        `As the owner of schema ${schema} (or a superuser) run: GRANT USAGE, CREATE ON SCHEMA ${schema} TO ${role}; ` +
+        `GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON ALL TABLES IN SCHEMA ${schema} TO ${role}; ` +
+        `GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA ${schema} TO ${role} ` +
+        `(readers need only USAGE and SELECT; creating collections needs CREATE on the database).`,
+    });
+  }
+}
+
+/** A role name as SQL would take it (quoted unless plain). */
+function quoteRole(role: string): string {
+  if (role === "") return "<the URL's role>";
+  return /^[a-z_][a-z0-9_]*$/.test(role) ? role : `"${role.replace(/"/g, '""')}"`;
 }
 
 /** One pooled connection, held until released (a transaction's, or a writer lock's). */
@@ -222,6 +253,9 @@ export class PgClient implements PgRunner {
 
   async query<R = Record<string, unknown>>(sql: string, params: unknown[] = [], opts: QueryOptions = {}): Promise<QueryResult<R>> {
     if (this.released) throw new GroundkitError("INTERNAL", "A PostgreSQL connection was used after it was given back.");
+    // A connection that already failed (a timeout, a reset) is not asked again: a ROLLBACK or an unlock
+    // sent on it would wait out a second bound before failing the same way (issue 25 #18).
+    if (this.broken) throw new GroundkitError("STORE_UNAVAILABLE", `PostgreSQL at ${this.pool.target} stopped answering on this connection.`);
     try {
       const res = await this.client.query(queryConfig(sql, params, opts));
       return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };

@@ -32,7 +32,8 @@ import type {
 } from "../store.js";
 import { CHUNK_COLUMNS, chunkMetadataJson, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, statsOf, toChunk, toDocument, type DocumentRow, type JoinedRow } from "../rows.js";
 import { checkDimensions, checkVector, unitCopy } from "../vectors.js";
-import { resolvePoolSettings, DEFAULT_SCHEMA, type PostgresStoreConfig } from "./connection-settings.js";
+import { resolvePoolSettings, type PostgresStoreConfig } from "./connection-settings.js";
+import { collectionSchema, schemaPrefix } from "./schema-name.js";
 import { compileChunkFilter, globKey, globsOf, Params, PATH_OF_DOCUMENT } from "./filter-sql.js";
 import { dropSchema, lockKey, openSchema, quoteIdent } from "./open-schema.js";
 import { searchLexicalRows } from "./lexical-rows.js";
@@ -113,7 +114,7 @@ export class PostgresStore implements Store {
   /** Open (with `create`, make) the collection `name` in the configured server. */
   static async open(config: PostgresStoreConfig, name: string, opts: { create: boolean; vectors?: PgVectorOptions }): Promise<PostgresStore> {
     const settings = resolvePoolSettings(config);
-    const schema = `${config.schema ?? DEFAULT_SCHEMA}.${name}`;
+    const schema = collectionSchema(config, name);
     const pool = await PgPool.create(settings, quoteIdent(schema));
     try {
       await openSchema(pool, schema, { create: opts.create, collection: name });
@@ -141,7 +142,7 @@ export class PostgresStore implements Store {
 
   /** Names of the collections in the configured server (the schemas under the prefix). */
   static async list(config: PostgresStoreConfig): Promise<string[]> {
-    const prefix = `${config.schema ?? DEFAULT_SCHEMA}.`;
+    const prefix = schemaPrefix(config);
     const pool = await PgPool.create(resolvePoolSettings({ ...config, pool_max: 1 }), "pg_catalog");
     try {
       return (
