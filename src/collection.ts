@@ -329,10 +329,12 @@ export async function deleteCollection(loc: CollectionLocation): Promise<void> {
 }
 
 /**
- * Remove a collection that holds no document and records no root (an ingest
- * that created it reached nothing: a mistyped path, a refused URL), so a typo
- * leaves nothing behind. Best effort: false when it holds anything, is busy
- * with another writer (which may be filling it) or cannot be opened.
+ * Remove a collection that holds no document (an ingest that created it
+ * indexed nothing: a refused URL, a folder of unsupported files), so a failed
+ * first ingest leaves no empty collection behind. Its recorded roots do not
+ * keep it: a root that gave no document is no reason to exist. Best effort:
+ * false when it holds anything, is busy with another writer (which may be
+ * filling it) or cannot be opened. Its lock file stays (decision 0006).
  */
 export async function removeIfUnused(loc: CollectionLocation): Promise<boolean> {
   try {
@@ -340,7 +342,7 @@ export async function removeIfUnused(loc: CollectionLocation): Promise<boolean> 
     let unused: boolean;
     try {
       const s = await col.status();
-      unused = s.documents === 0 && s.roots.length === 0;
+      unused = s.documents === 0;
     } finally {
       await col.close();
     }

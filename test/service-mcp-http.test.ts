@@ -128,7 +128,9 @@ describe("grk serve (the CLI process)", () => {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ inputs: ["."] }),
       });
-      expect(res.status).toBe(404);
+      // Refused, saying the server needs GROUNDKIT_API_TOKEN (not a bare "No route").
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("MUTATION_DISABLED");
     } finally {
       const exited = new Promise((r) => child.once("exit", r));
       child.kill("SIGTERM");

@@ -43,6 +43,8 @@ function expectError(res: HttpResult, status: number, code: string): void {
   expect(res.text).not.toMatch(/\n\s+at /);
   expect(res.text).not.toContain(corpus.indexDir);
   expect(res.text).not.toContain(TOKEN);
+  // The hint is for an HTTP caller: never the CLI's "check the command's help text".
+  expect(res.json.error.hint).not.toContain("help text");
 }
 
 async function searchHits(s: TestServer, query: string, extra: Record<string, unknown> = {}) {
@@ -159,7 +161,9 @@ describe("errors", () => {
   it("400 for schema violations, empty queries and malformed JSON", async () => {
     expectError(await http(server, "POST", "/v1/search", { body: { query: "" } }), 400, "INVALID_ARGUMENT");
     expectError(await http(server, "POST", "/v1/search", { body: { query: "   " } }), 400, "QUERY_EMPTY");
-    expectError(await http(server, "POST", "/v1/search", { body: { query: "x", top_k: 0 } }), 400, "INVALID_ARGUMENT");
+    const outOfRange = await http(server, "POST", "/v1/search", { body: { query: "x", top_k: 0 } });
+    expectError(outOfRange, 400, "INVALID_ARGUMENT");
+    expect(outOfRange.json.error.hint).toContain("GET /openapi.json");
     expectError(await http(server, "POST", "/v1/search", { body: { query: "x", top_k: 101 } }), 400, "INVALID_ARGUMENT");
     expectError(await http(server, "POST", "/v1/search", { body: { query: "x", mode: "magic" } }), 400, "INVALID_ARGUMENT");
     const unknown = await http(server, "POST", "/v1/search", { body: { query: "x", topK: 3 } });
@@ -185,9 +189,17 @@ describe("errors", () => {
     expectError(await http(server, "GET", "/v2/nothing"), 404, "ROUTE_NOT_FOUND");
   });
 
-  it("404 for the mutating routes when no secret is configured", async () => {
-    expectError(await http(server, "POST", "/v1/collections/default/ingest", { body: { inputs: [corpus.docs] } }), 404, "ROUTE_NOT_FOUND");
-    expectError(await http(server, "DELETE", "/v1/collections/default/documents/abc"), 404, "ROUTE_NOT_FOUND");
+  it("the mutating routes say a token is needed when no secret is configured, and change nothing", async () => {
+    const before = (await http(server, "GET", "/v1/collections/default")).json;
+    for (const res of [
+      await http(server, "POST", "/v1/collections/default/ingest", { body: { inputs: [corpus.docs] } }),
+      await http(server, "DELETE", "/v1/collections/default/documents/abc"),
+    ]) {
+      expectError(res, 403, "MUTATION_DISABLED");
+      expect(res.json.error.message).toContain("GROUNDKIT_API_TOKEN");
+      expect(res.json.error.hint).toMatch(/GROUNDKIT_API_TOKEN.*restart `grk serve`/);
+    }
+    expect((await http(server, "GET", "/v1/collections/default")).json).toEqual(before);
   });
 
   it("409 for a foreign index file, without revealing where it lives", async () => {

@@ -53,8 +53,9 @@ function ingestWatch(args: string[], cwd: string): { child: ChildProcessWithoutN
   return { child, log: () => stderr.split("\n").filter(Boolean) };
 }
 
+/** The line each batch ends with: the initial scan's, then one per batch of changes. */
 function batchLines(lines: string[]): string[] {
-  return lines.filter((l) => l.includes("watch: batch of"));
+  return lines.filter((l) => l.includes("watch: batch of") || l.includes("watch: initial scan"));
 }
 
 describe("grk serve --watch", () => {
@@ -142,6 +143,24 @@ describe("grk ingest --watch", () => {
     w.child.kill("SIGINT");
     expect(await new Promise((r) => w.child.on("exit", r))).toBe(0);
     expect(w.log().some((l) => l.includes("SIGINT: stopping"))).toBe(true);
+  });
+
+  it("logs the first batch as the initial scan of the folders, and later ones as batches of changes", async () => {
+    const root = join(work.dir, "scan");
+    const docs = join(root, "docs");
+    mkdirSync(docs, { recursive: true });
+    writeFileSync(join(docs, "one.md"), "# One\n\nThe first note.\n");
+    writeFileSync(join(docs, "two.md"), "# Two\n\nThe second note.\n");
+    const w = ingestWatch([docs, "--index-dir", join(root, "idx")], root);
+    expect(await eventually(() => batchLines(w.log()).length === 1, 20_000)).toBe(true);
+    expect(batchLines(w.log())[0]).toMatch(/watch: initial scan of 1 folder\(s\): 2 indexed, 0 removed, 0 unchanged, 0 failed/);
+
+    writeFileSync(join(docs, "three.md"), "# Three\n\nThe third note.\n");
+    expect(await eventually(() => batchLines(w.log()).length === 2, 20_000)).toBe(true);
+    expect(batchLines(w.log())[1]).toMatch(/watch: batch of 1 change\(s\): 1 indexed/);
+    expect(w.log().filter((l) => l.includes("initial scan"))).toHaveLength(1);
+    w.child.kill("SIGTERM");
+    expect(await new Promise((r) => w.child.on("exit", r))).toBe(0);
   });
 
   it("survives the watched folder being deleted and re-created", async () => {

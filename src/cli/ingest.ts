@@ -1,7 +1,11 @@
 /** `grk ingest <paths...>`: index files and folders incrementally. */
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { Command } from "commander";
 import { DEFAULTS } from "../core/config.js";
-import { openCollection, removeIfUnused } from "../collection.js";
+import { GroundkitError } from "../core/errors.js";
+import { listCollections, openCollection, removeIfUnused } from "../collection.js";
+import { isUrlSource } from "../net/url-shape.js";
 import type { IngestProgress, IngestSummary } from "../ingest/ingest.js";
 import { action, collect, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 import { displaySource } from "./format.js";
@@ -47,6 +51,7 @@ export function ingestCommand(): Command {
     action(async (paths: string[], flags: IngestFlags) => {
       const loc = resolveLocation(flags);
       const folders = flags.watch ? watchedFolders(paths) : [];
+      await refuseMissingFirstInputs(paths, loc);
       const col = await openCollection({ ...loc, create: true });
       const progress = createProgress(flags.progress !== false, { json: flags.json, command: "ingest" });
       const chunkRate = createRate("chunks");
@@ -107,18 +112,37 @@ export function ingestCommand(): Command {
       } catch (err) {
         progress.done();
         await col.close();
-        if (col.createdNow) await removeIfUnused({ indexDir: loc.indexDir, collection: col.name });
+        if (col.createdNow) await removeIfUnused({ indexDir: loc.indexDir, collection: col.name, store: loc.store });
         throw err;
       }
       progress.done();
       await col.close();
-      if (col.createdNow) await removeIfUnused({ indexDir: loc.indexDir, collection: col.name });
+      const removed = col.createdNow && (await removeIfUnused({ indexDir: loc.indexDir, collection: col.name, store: loc.store }));
       if (flags.json) printJson({ collection: col.name, ...summary });
       else printSummary(summary);
+      if (removed) process.stderr.write(`nothing was indexed, so collection '${col.name}' was not created\n`);
       return summary.failed.length > 0 ? 1 : 0;
     }),
   );
   return cmd;
+}
+
+/**
+ * A new collection is created only when some input exists: when every input is a local path that does not,
+ * the ingest fails before anything is written, so a mistyped path leaves no collection, index dir or lock file.
+ * An existing collection goes on as before (the missing input is reported among the failures).
+ *
+ * @throws GroundkitError SOURCE_NOT_FOUND
+ */
+async function refuseMissingFirstInputs(paths: string[], loc: ReturnType<typeof resolveLocation>): Promise<void> {
+  const missing = paths.filter((p) => !isUrlSource(p) && !existsSync(resolve(p)));
+  if (missing.length === 0 || missing.length < paths.length) return;
+  const name = loc.collection ?? DEFAULTS.collection;
+  if ((await listCollections({ indexDir: loc.indexDir, store: loc.store })).includes(name)) return;
+  throw new GroundkitError(
+    "SOURCE_NOT_FOUND",
+    `${missing.map((p) => resolve(p)).join(", ")} ${missing.length === 1 ? "does" : "do"} not exist; nothing was written and collection '${name}' was not created.`,
+  );
 }
 
 /** Unsupported files named in the text summary (all of them are in --json). */

@@ -30,7 +30,11 @@ export const ERROR_CATALOGUE = {
     hint: "Run `grk --help` for usage.",
     toolHint: "See the tool's input schema (MCP tools/list, or GET /openapi.json).",
   },
-  INVALID_ARGUMENT: { http: 400, hint: "Check the value against the command's help text." },
+  INVALID_ARGUMENT: {
+    http: 400,
+    hint: "Check the value against the command's help text.",
+    toolHint: "Fix the argument the message names: its type and range are in the tool's input schema (MCP tools/list, or GET /openapi.json).",
+  },
   QUERY_EMPTY: { http: 400, hint: "Type at least one word to search for." },
   QUERY_TOO_LONG: { http: 400, hint: "Shorten the query to at most 4096 characters." },
   INVALID_CITATION: {
@@ -76,6 +80,7 @@ export const ERROR_CATALOGUE = {
   DOCUMENT_UNAVAILABLE: {
     http: 409,
     hint: "The document's indexed text cannot be read back as it was indexed; re-ingest it (`grk update`), or read its chunks with `grk show <chunk-id>`.",
+    toolHint: "The document's indexed text cannot be read back as it was indexed; read its chunks with `fetch_chunk`, or ask the server's operator to re-ingest it.",
   },
 
   // ingest refusals (per file; the run goes on)
@@ -172,6 +177,13 @@ export const ERROR_CATALOGUE = {
 
   // service
   UNAUTHORIZED: { http: 401, hint: "Send `Authorization: Bearer <GROUNDKIT_API_TOKEN>`." },
+  MUTATION_DISABLED: {
+    http: 403,
+    hint:
+      "This server was started without a token, so it changes nothing: its operator must set the environment variable " +
+      "GROUNDKIT_API_TOKEN to a long random secret and restart `grk serve` (docs/serving.md); then send " +
+      "`Authorization: Bearer <token>`.",
+  },
   FORBIDDEN: { http: 403, hint: "The request's Host or Origin is not allowed." },
   PAYLOAD_TOO_LARGE: { http: 413, hint: "Send a smaller request body." },
   OVERLOADED: { http: 503, hint: "The server is at capacity; retry after the Retry-After delay." },
@@ -245,6 +257,7 @@ export const ERROR_CATALOGUE = {
   CHAT_NOT_CONFIGURED: {
     http: 400,
     hint: "Add a `chat` section to groundkit.config.json or pass --provider, --model and --base-url (docs/answers.md).",
+    toolHint: "The server has no chat provider configured; its operator must add a `chat` section to groundkit.config.json (docs/answers.md). `search` works without one.",
   },
 } as const satisfies Record<string, ErrorSpec>;
 

@@ -183,6 +183,10 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
   const observe = { metrics, noteOf };
   const errorBody: ErrorBody = (req, err) => toErrorEnvelope(err, { requestId: req.id, scrubber, log }).body;
   for (const tool of tools) registerRoute(app, tool, ctx, token, observe, errorBody);
+  // Without a token the mutating routes do nothing but say why, so a caller is not left with "No route".
+  if (token === undefined) {
+    for (const tool of toolsFor({ mutating: true }).filter((t) => t.kind === "mutating")) registerDisabledRoute(app, tool, observe);
+  }
 
   // Behind the bearer token when one is set: counts by tool and error code describe how the server is used.
   app.get("/metrics", async (req, reply) => {
@@ -376,6 +380,18 @@ function registerRoute(
       const output = await callTool(tool, input, ctx, scope);
       if (reply.sent) return reply;
       return reply.type(JSON_TYPE).send(output);
+    },
+  });
+}
+
+/** A mutating tool's route on a server without a token: always refused, before any input is read. */
+function registerDisabledRoute(app: FastifyInstance, tool: ToolDefinition, observe: RouteObservers): void {
+  app.route({
+    method: tool.rest.method,
+    url: tool.rest.path,
+    handler: async (req) => {
+      observe.noteOf(req).tool = tool.name;
+      throw new GroundkitError("MUTATION_DISABLED", `${tool.name} is disabled: the server has no GROUNDKIT_API_TOKEN set.`);
     },
   });
 }

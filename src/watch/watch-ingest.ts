@@ -5,7 +5,7 @@
  * folders it touches: a changed file is replaced, a new one added, a deleted
  * one pruned, each in its own atomic replacement, so a search during a batch
  * sees every document either as it was or as it is now. One log line per
- * document change, one per batch.
+ * document change, one per batch (the first is logged as the initial scan).
  *
  * @example
  *   const watch = await watchAndIngest({ folders: ["./docs"], ingest: (paths, onChange) => col.ingest(paths, { onChange }), log });
@@ -31,8 +31,10 @@ export interface WatchIngestOptions extends ChangeBatcherOptions {
 
 /** What one batch did. */
 export interface WatchBatch {
-  /** Changed paths the batch coalesced. */
+  /** Changed paths the batch coalesced (a watched folder read whole is counted in `scanned`, not here). */
   changes: number;
+  /** Watched folders the batch read whole: at start, and when a folder that was gone is back. */
+  scanned: number;
   folders: string[];
   summary: IngestSummary | undefined;
   /** Set when the ingest itself failed (the batch is retried). */
@@ -61,9 +63,21 @@ export async function watchAndIngest(opts: WatchIngestOptions): Promise<WatchHan
   let failures = 0;
   let retry: NodeJS.Timeout | undefined;
   const toRetry = new Set<string>();
+  // Until the first batch succeeds, reading a watched folder whole is the initial scan.
+  let initialScanDone = false;
+  /** What a batch was, for its log line: the initial scan (or a re-scan) of folders, and changed paths. */
+  const describeBatch = (scanned: number, changes: number): string =>
+    [
+      scanned > 0 ? `${initialScanDone ? "re-scan" : "initial scan"} of ${scanned} folder(s)` : "",
+      changes > 0 || scanned === 0 ? `batch of ${changes} change(s)` : "",
+    ]
+      .filter(Boolean)
+      .join(" and ");
   const runBatch = async (paths: string[]): Promise<void> => {
     const folders = rootsOf(paths);
     if (folders.length === 0) return;
+    const scanned = paths.filter((p) => opts.folders.includes(p)).length;
+    const changes = paths.length - scanned;
     const started = performance.now();
     let summary: IngestSummary;
     try {
@@ -75,7 +89,7 @@ export async function watchAndIngest(opts: WatchIngestOptions): Promise<WatchHan
       // Not lost: its paths are retried, later each time it fails again (up to a minute apart).
       const delayMs = Math.min(60_000, 1000 * 2 ** failures++);
       log.warn(`watch: the batch failed and is retried in ${delayMs / 1000} s: error[${e.code}] ${e.message}`);
-      opts.onBatch?.({ changes: paths.length, folders, summary: undefined, error: e.message });
+      opts.onBatch?.({ changes, scanned, folders, summary: undefined, error: e.message });
       for (const p of paths) toRetry.add(p);
       clearTimeout(retry);
       retry = setTimeout(() => {
@@ -87,11 +101,12 @@ export async function watchAndIngest(opts: WatchIngestOptions): Promise<WatchHan
     failures = 0;
     for (const f of summary.failed) log.warn(`watch: failed ${f.source}: error[${f.code}] ${f.message}`);
     log.info(
-      `watch: batch of ${paths.length} change(s): ${summary.indexed} indexed, ${summary.removed} removed, ` +
+      `watch: ${describeBatch(scanned, changes)}: ${summary.indexed} indexed, ${summary.removed} removed, ` +
         `${summary.unchanged} unchanged, ${summary.failed.length} failed`,
       { duration_ms: Math.round(performance.now() - started) },
     );
-    opts.onBatch?.({ changes: paths.length, folders, summary });
+    initialScanDone = true;
+    opts.onBatch?.({ changes, scanned, folders, summary });
   };
   const batcher = new ChangeBatcher(runBatch, opts);
 
