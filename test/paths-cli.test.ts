@@ -81,7 +81,8 @@ describe("paths", () => {
   it("leaves no empty collection behind when the ingest of a missing path fails", () => {
     const res = run(["ingest", "no-such-folder", "--collection", "typo"]);
     expect(res.code).toBe(1);
-    expect(res.stdout).toContain("error[SOURCE_NOT_FOUND]");
+    // Every input is a missing path: refused before anything is written (issue 29).
+    expect(res.stderr).toContain("error[SOURCE_NOT_FOUND]");
     expect(JSON.parse(run(["collections", "--json"]).stdout).collections).toEqual([]);
     // An existing collection is never removed, and an empty folder is a root worth keeping.
     mkdirSync(join(dir, "empty"));

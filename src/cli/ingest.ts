@@ -117,7 +117,10 @@ export function ingestCommand(): Command {
       }
       progress.done();
       await col.close();
-      const removed = col.createdNow && (await removeIfUnused({ indexDir: loc.indexDir, collection: col.name, store: loc.store }));
+      // A new collection that indexed nothing because everything was refused or failed is removed; an
+      // empty folder is a root worth keeping (it is watched or updated later).
+      const refusedAll = summary.unsupported.length > 0 || summary.failed.length > 0;
+      const removed = col.createdNow && refusedAll && (await removeIfUnused({ indexDir: loc.indexDir, collection: col.name, store: loc.store }));
       if (flags.json) printJson({ collection: col.name, ...summary });
       else printSummary(summary);
       if (removed) process.stderr.write(`nothing was indexed, so collection '${col.name}' was not created\n`);
