@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { Command } from "commander";
 import { DEFAULTS } from "../core/config.js";
 import { GroundkitError } from "../core/errors.js";
-import { listCollections, openCollection, removeIfUnused } from "../collection.js";
+import { listCollections, openCollection, removeIfUnused } from "../collection/index.js";
 import { isUrlSource } from "../net/url-shape.js";
 import type { IngestProgress, IngestSummary } from "../ingest/ingest.js";
 import { action, collect, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";

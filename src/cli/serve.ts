@@ -10,7 +10,7 @@ import { isLoopbackHost } from "../service/http-guards.js";
 import { startRestServer } from "../service/rest-server.js";
 import { createServiceContext } from "../service/service-context.js";
 import { action, collect, intFlag, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
-import { collectionSettings } from "../collection-settings.js";
+import { collectionSettings } from "../collection/settings.js";
 import { DEFAULTS } from "../core/config.js";
 import { watchAndIngest } from "../watch/watch-ingest.js";
 import { watchedFolders, withDebounceOption } from "./watch-folders.js";
