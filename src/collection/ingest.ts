@@ -8,13 +8,15 @@ import { INGEST_SPANS, recordIngestSummary } from "../ingest/ingest-tracing.js";
 import { recordedRoots, recordRoots } from "../ingest/roots.js";
 import { ATTR, withSpan } from "../obs/tracing.js";
 import type { CollectionCore } from "./core.js";
+import { ingestEmbeds } from "./dense-ingest.js";
 import type { DenseIngestOptions, LockWaitOptions } from "./types.js";
 import { backfillVectors, bindEmbedding } from "./vectors.js";
 
 /**
- * Ingest files, folders and URLs; returns the run's summary. With `dense`,
- * chunks are embedded and their vectors committed with them, and chunks that
- * still lack a vector (an earlier BM25-only ingest) are backfilled.
+ * Ingest files, folders and URLs; returns the run's summary. With `dense`, or
+ * into a collection that is already dense (dense-ingest.ts), chunks are
+ * embedded and their vectors committed with them, and chunks that still lack a
+ * vector (an earlier BM25-only ingest) are backfilled.
  */
 export async function ingest(
   core: CollectionCore,
@@ -33,8 +35,8 @@ export async function ingest(
 
 /**
  * Ingest every recorded root again, each with the include/exclude and base
- * dir it was recorded with, under one hold of the writer lock. A collection
- * with vectors stays dense (new chunks are embedded).
+ * dir it was recorded with, under one hold of the writer lock. A dense
+ * collection stays dense (dense-ingest.ts).
  */
 export async function update(
   core: CollectionCore,
@@ -45,13 +47,11 @@ export async function update(
 ): Promise<IngestSummary & { roots: number }> {
   return core.writing("update", opts, async () => {
     const roots = await recordedRoots(core.store);
-    const dense = opts.dense ?? (await core.store.countVectors()) > 0;
     const summaries: IngestSummary[] = [];
     for (const root of roots) {
       summaries.push(
         await ingestLocked(core, [root.source], {
           ...opts,
-          dense,
           baseDir: root.base_dir ?? undefined,
           include: root.include,
           exclude: root.exclude,
@@ -76,7 +76,8 @@ async function ingestLocked(
     core.options.chunking,
   );
   const { chunk_size: chunkSize, chunk_overlap: chunkOverlap } = chunking;
-  const provider = opts.dense ? await bindEmbedding(core, true) : undefined;
+  // Decided under the lock too: whether the collection is dense is what the previous writer left.
+  const provider = (await ingestEmbeds(core.store, opts.dense)) ? await bindEmbedding(core, true) : undefined;
   let embedded = 0;
   const embed = provider
     ? async (texts: string[]) => {
