@@ -28,6 +28,7 @@ export function collectionSettings(config: ConfigFile): CollectionSettings {
           fusion: r.fusion,
           rankBonus: r.rrf_rank_bonus,
           convexDenseWeight: r.convex_dense_weight,
+          codeDenseWeight: r.code_dense_weight,
           hybridPool: r.hybrid_pool,
           rerankDepth: r.rerank_depth,
         }

@@ -76,6 +76,7 @@ const ConfigFileSchema = z
         fusion: z.enum(["rrf", "convex"]).optional(),
         rrf_rank_bonus: z.boolean().optional(),
         convex_dense_weight: z.number().min(0).max(1).optional(),
+        code_dense_weight: z.number().min(0).max(1).optional(),
         hybrid_pool: z.number().int().min(1).max(1000).optional(),
         rerank_depth: z.number().int().min(1).max(1000).optional(),
       })
