@@ -9,6 +9,7 @@
  */
 import type { ChunkCode } from "../core/code-languages.js";
 import type { SourceClass } from "../core/contracts.js";
+import type { StoreHealth } from "./store-health.js";
 
 
 /** A document row as persisted. */
@@ -237,5 +238,7 @@ export interface Store {
   stats(): Promise<StoreStats>;
   /** The metadata field names any document has (front-matter fields, plus `rel_path` and `ext`), sorted. */
   metadataFields(): Promise<string[]>;
+  /** The row-level checks and safe repairs of `grk doctor`; undefined when this store does not offer them. */
+  health(): StoreHealth | undefined;
   close(): Promise<void>;
 }

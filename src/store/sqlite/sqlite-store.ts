@@ -10,6 +10,8 @@
  * connection it would run inside the transaction and read its uncommitted
  * writes. See docs/decisions/0019-async-store-contract.md.
  */
+import type { StoreHealth } from "../store-health.js";
+import { sqliteHealth } from "./store-health.js";
 import type {
   ChunkFilter,
   DocumentListing,
@@ -241,6 +243,10 @@ export class SqliteStore implements Store {
 
   stats(): Promise<StoreStats> {
     return this.run(() => this.engine.stats());
+  }
+
+  health(): StoreHealth {
+    return sqliteHealth(this.engine);
   }
 
   metadataFields(): Promise<string[]> {
