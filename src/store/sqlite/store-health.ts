@@ -23,7 +23,7 @@ function settled<T>(fn: () => T): Promise<T> {
   }
 }
 
-export function sqliteHealth(engine: SqliteEngine): StoreHealth {
+export function sqliteHealth(engine: SqliteEngine, store: { rebuildVectorIndex(): Promise<{ indexed_vectors: number; state: string }> }): StoreHealth {
   const db = engine.db;
   return {
     countOrphanChunks: () => settled(() => countOrphanChunks(db)),
@@ -43,6 +43,6 @@ export function sqliteHealth(engine: SqliteEngine): StoreHealth {
         rebuild: () => settled(() => index.rebuild(db)),
       })),
     damagedVectorIndexFiles: () => settled(() => engine.damagedVectorIndexFiles()),
-    rebuildVectorIndex: () => settled(() => engine.rebuildVectorIndex()),
+    rebuildVectorIndex: () => store.rebuildVectorIndex(),
   };
 }
