@@ -34,6 +34,8 @@ import { SnapshotStore } from "./store/snapshots.js";
 import { backendOf, storeKindOf, type OpenedStore, type StoreProbe, type VectorIndexTuning } from "./store/backends.js";
 import { bindProvider, identityMeta, recordedIdentity } from "./embed/binding.js";
 import type { VectorCache } from "./embed/vector-cache.js";
+import { embedChunks, vectorCount } from "./embed/chunk-vectors.js";
+import type { ChunkVectors } from "./store/vectors.js";
 import type { EmbeddingIdentity, EmbeddingProvider } from "./embed/provider.js";
 import type { EmbeddingConfig } from "./embed/registry.js";
 import { resolveExtractionLimits, type ExtractionLimits } from "./extract/limits.js";
@@ -410,7 +412,7 @@ export class Collection {
       for (let after = 0; ; ) {
         const page = await this.store.documentsAfter(after, COPY_PAGE);
         if (page.length === 0) break;
-        const writes: Array<{ doc: StoredDocument; chunks: NewChunk[]; vectors: Float32Array[] | undefined }> = [];
+        const writes: Array<{ doc: StoredDocument; chunks: NewChunk[]; vectors: Float32Array[][] | undefined }> = [];
         for (const ref of page) {
           const doc = await this.store.getDocument(ref.document_id);
           if (!doc) continue; // deleted since the page was read
@@ -426,7 +428,7 @@ export class Collection {
         for (const w of writes) {
           done.documents++;
           done.chunks += w.chunks.length;
-          done.vectors += w.vectors?.length ?? 0;
+          done.vectors += w.vectors?.reduce((n, v) => n + v.length, 0) ?? 0;
         }
         after = page[page.length - 1]!.rowid;
         opts.onProgress?.(done.documents, total);
@@ -479,7 +481,7 @@ export class Collection {
     let embedded = 0;
     const embed = provider
       ? async (texts: string[]) => {
-          const vectors = await provider.embedDocuments(texts, (done) => opts.onChunksEmbedded?.(embedded + done));
+          const vectors = await embedChunks(provider, texts, (done) => opts.onChunksEmbedded?.(embedded + done));
           embedded += texts.length;
           opts.onChunksEmbedded?.(embedded);
           return vectors;
@@ -559,16 +561,18 @@ export class Collection {
   /** Embed every chunk that has no vector yet, in batches (each batch its own transaction). */
   private async backfillVectors(provider: EmbeddingProvider, onProgress?: (done: number, total: number) => void): Promise<number> {
     let written = 0;
-    const total = (await this.store.stats()).chunks - (await this.store.countVectors());
+    const total = (await this.store.stats()).chunks - (await this.store.countChunksWithVectors());
+    let done = 0;
     for (;;) {
       const batch = await this.store.chunksMissingVectors(BACKFILL_BATCH);
       if (batch.length === 0) return written;
       const vectors = await withSpan(INGEST_SPANS.embed, { "groundkit.ingest.backfill": batch.length }, () =>
-        provider.embedDocuments(batch.map((b) => b.text)),
+        embedChunks(provider, batch.map((b) => b.text)),
       );
       await this.store.writeVectors(batch.map((b, i) => ({ rowid: b.rowid, vector: vectors[i]! })));
-      written += batch.length;
-      onProgress?.(written, total);
+      written += vectors.reduce((n, v) => n + vectorCount(v), 0);
+      done += batch.length;
+      onProgress?.(done, total);
     }
   }
 
@@ -583,17 +587,17 @@ export class Collection {
   ): Promise<{ vectors_written: number }> {
     return this.writing("reembed", lock, async () => {
       const { provider } = await bindProvider(this.store, this.name, config, { allowChange: true });
-      const rows: Array<{ rowid: number; vector: Float32Array }> = [];
+      const rows: Array<{ rowid: number; vector: ChunkVectors }> = [];
       const all = await this.store.allChunkTexts();
       for (let i = 0; i < all.length; i += BACKFILL_BATCH) {
         const batch = all.slice(i, i + BACKFILL_BATCH);
-        const vectors = await provider.embedDocuments(batch.map((b) => b.text));
+        const vectors = await embedChunks(provider, batch.map((b) => b.text));
         batch.forEach((b, j) => rows.push({ rowid: b.rowid, vector: vectors[j]! }));
         onProgress?.(rows.length, all.length);
       }
       await this.store.replaceAllVectors(rows, identityMeta(provider, config));
       await this.store.syncVectorIndex();
-      return { vectors_written: rows.length };
+      return { vectors_written: rows.reduce((n, r) => n + vectorCount(r.vector), 0) };
     });
   }
 
