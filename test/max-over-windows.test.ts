@@ -101,4 +101,27 @@ describe("max over windows through a collection", () => {
     }
     expect((await doctorCollection(loc, { sample: 0 })).healthy).toBe(true);
   }, 300_000);
+
+  it("is the default for a new collection, and a collection embedded under first keeps first", async () => {
+    const fresh = await openCollection({ indexDir: join(work.dir, "idx-default"), create: true, embedding: { provider: "local" } });
+    try {
+      await fresh.ingest([docs], { dense: true });
+      expect((await fresh.status()).embedding?.model).toContain(";window=max,");
+    } finally {
+      await fresh.close();
+    }
+    writeFileSync(join(docs, "more.md"), `# More minutes\n\n${FILLER}\n`);
+    // Configured without a window policy, and with none: the recorded one (first) is used, never a mismatch.
+    for (const embedding of [{ provider: "local" as const }, undefined]) {
+      const col = await openCollection({ indexDir: join(work.dir, "idx-first"), ...(embedding ? { embedding } : {}) });
+      try {
+        await col.ingest([docs], { dense: true });
+        const status = await col.status();
+        expect(status.embedding?.model).toContain(";window=first");
+        expect(status.vectors).toBe(status.chunks);
+      } finally {
+        await col.close();
+      }
+    }
+  }, 300_000);
 });

