@@ -171,7 +171,9 @@ async function vectorsCheck(parts: HealthParts): Promise<DoctorCheck> {
       repairable: false,
     });
   }
-  return problem("vectors", `${cov.vectors} vector(s)${cov.dimensions ? ` of ${cov.dimensions} dimensions` : ""}`, problems);
+  // Under window policy "max" a chunk has one vector per window, so the two counts differ.
+  const perWindow = cov.vectors !== cov.chunks_with_vectors ? ` for ${cov.chunks_with_vectors} chunk(s), one per window` : "";
+  return problem("vectors", `${cov.vectors} vector(s)${cov.dimensions ? ` of ${cov.dimensions} dimensions` : ""}${perWindow}`, problems);
 }
 
 /** The HNSW index derived from the vectors: saved, at the committed vectors' state, with its re-rank vectors file. */

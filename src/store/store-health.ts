@@ -50,6 +50,8 @@ export interface VectorCoverage {
   /** The vector table's dimensions; undefined when there is none (BM25-only). */
   dimensions: number | undefined;
   vectors: number;
+  /** Chunks with a vector: fewer than `vectors` when chunks have one per window (window policy "max"). */
+  chunks_with_vectors: number;
   /** Chunks without a vector. */
   missing: number;
   /** Vectors without a chunk. */

@@ -26,6 +26,7 @@ import type {
   StoredDocument,
   VectorIndexStatus,
 } from "../store.js";
+import type { ChunkVectors } from "../vectors.js";
 import type { Db } from "./db.js";
 import { SqliteEngine, type SqliteStoreOptions } from "./sqlite-engine.js";
 
@@ -156,7 +157,7 @@ export class SqliteStore implements Store {
     return this.run(() => this.engine.documentState(source));
   }
 
-  replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: Float32Array[]): Promise<void> {
+  replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: readonly ChunkVectors[]): Promise<void> {
     return this.run(() => this.engine.replaceDocument(doc, chunks, vectors));
   }
 
@@ -196,6 +197,10 @@ export class SqliteStore implements Store {
     return this.run(() => this.engine.countVectors());
   }
 
+  countChunksWithVectors(): Promise<number> {
+    return this.run(() => this.engine.countChunksWithVectors());
+  }
+
   chunksMissingVectors(limit: number): Promise<Array<{ rowid: number; text: string }>> {
     return this.run(() => this.engine.chunksMissingVectors(limit));
   }
@@ -204,11 +209,11 @@ export class SqliteStore implements Store {
     return this.run(() => this.engine.allChunkTexts());
   }
 
-  writeVectors(rows: Array<{ rowid: number; vector: Float32Array }>): Promise<void> {
+  writeVectors(rows: Array<{ rowid: number; vector: ChunkVectors }>): Promise<void> {
     return this.run(() => this.engine.writeVectors(rows));
   }
 
-  replaceAllVectors(rows: Array<{ rowid: number; vector: Float32Array }>, meta: Record<string, string>): Promise<void> {
+  replaceAllVectors(rows: Array<{ rowid: number; vector: ChunkVectors }>, meta: Record<string, string>): Promise<void> {
     return this.run(() => this.engine.replaceAllVectors(rows, meta));
   }
 
@@ -220,7 +225,7 @@ export class SqliteStore implements Store {
     return this.run(() => this.engine.chunksOf(documentId));
   }
 
-  vectorsOf(rowids: number[]): Promise<Map<number, Float32Array>> {
+  vectorsOf(rowids: number[]): Promise<Map<number, Float32Array[]>> {
     return this.run(() => this.engine.vectorsOf(rowids));
   }
 
