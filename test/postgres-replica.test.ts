@@ -11,7 +11,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { analyzeQuery } from "../src/analysis/analyzer.js";
 import { openCollection } from "../src/collection.js";
+import { resolvePoolSettings } from "../src/store/postgres/connection-settings.js";
 import { PgLexicalSearch } from "../src/store/postgres/lexical-search.js";
+import { PgPool } from "../src/store/postgres/pg-pool.js";
 import { syncLexicalSegments } from "../src/store/postgres/lexical-segments.js";
 import type { Queryable } from "../src/store/postgres/queryable.js";
 import { ReadPools, type ReadTarget } from "../src/store/postgres/read-pools.js";
@@ -167,5 +169,25 @@ describe("PostgreSQL read replicas", () => {
     expect(settings.map((s) => [s.name, s.target])).toEqual([["GRK_REPL_REPLICA_URL", `127.0.0.1:${replica.port}/postgres`]]);
     expect(() => resolveReplicaSettings({ ...store, replicas: [{ url_env: "GRK_REPL_UNSET" }] })).toThrow(/GRK_REPL_UNSET is not set/);
     expect(() => resolveReplicaSettings({ ...store, replicas: [{ url_env: store.url_env }] })).toThrow(/primary's URL variable/);
+  });
+
+  it("a held connection the server ends does not end the process: its next statement fails typed", async () => {
+    // A read snapshot holds its replica connection between statements; a replica shut down then crashed the
+    // process with an uncaught 'error' (pg-pool listens only on idle connections).
+    const admin = pool(primary.url);
+    const held = await PgPool.create(resolvePoolSettings({ ...store, pool_max: 2 }), "pg_catalog");
+    try {
+      const client = await held.connect();
+      await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+      const pid = (await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
+      await admin.query("SELECT pg_terminate_backend($1)", [pid]);
+      while ((await admin.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1", [pid])).rows.length > 0) await new Promise((r) => setTimeout(r, 20));
+      // Let the socket's close reach the client while no statement is active on it.
+      await new Promise((r) => setTimeout(r, 200));
+      await expect(client.query("SELECT 1")).rejects.toMatchObject({ code: "STORE_UNAVAILABLE" });
+      client.release();
+    } finally {
+      await held.close();
+    }
   });
 });
