@@ -31,7 +31,7 @@ import { DOCUMENT_CHARS, readDocumentLines, type DocumentLines } from "./cite/re
 import { looksLikeIdPrefix, resolveIdPrefix } from "./core/id-prefix.js";
 import { hasUrlScheme } from "./net/url-shape.js";
 import { SnapshotStore } from "./store/snapshots.js";
-import { backendOf, storeKindOf, type OpenedStore, type StoreProbe, type VectorIndexTuning } from "./store/backends.js";
+import { backendOf, storeKindOf, type OpenedStore, type ReplicaStatus, type StoreProbe, type StoreReadiness, type VectorIndexTuning } from "./store/backends.js";
 import { bindProvider, identityMeta, recordedIdentity } from "./embed/binding.js";
 import type { VectorCache } from "./embed/vector-cache.js";
 import type { EmbeddingIdentity, EmbeddingProvider } from "./embed/provider.js";
@@ -239,6 +239,8 @@ export interface CollectionStatus extends StoreStats {
   roots: IngestRoot[];
   /** The chunking every ingest of this collection uses unless asked for another. */
   chunker: RecordedChunking | null;
+  /** A server-backed store's read replicas and their lag (with `replicaLag`, when it has any). */
+  replicas?: ReplicaStatus[];
 }
 
 function locate(loc: CollectionLocation): { indexDir: string; name: string } {
@@ -273,7 +275,7 @@ export async function listCollections(loc: { indexDir?: string | undefined; stor
   return (await backendOf(loc.store)).list({ indexDir: resolve(loc.indexDir ?? DEFAULTS.indexDir), store: loc.store });
 }
 
-export type { StoreProbe };
+export type { ReplicaStatus, StoreProbe, StoreReadiness };
 export { storeKindOf };
 
 /** The file whose identity says a collection was deleted or replaced; undefined on a server-backed store. */
@@ -654,14 +656,16 @@ export class Collection {
     }
     if (hits.length > 0) return { results: hits };
     const mode = opts.mode ?? "bm25";
-    const no_results = await explainNoResults(this.store, {
-      query,
-      mode,
-      filtered: (opts.filters?.length ?? 0) > 0,
-      minScore,
-      bestDropped,
-      denseMinScore: this.options.retrieval?.denseMinScore ?? DEFAULT_DENSE_MIN_SCORE,
-    });
+    const no_results = await this.store.readSnapshot((store) =>
+      explainNoResults(store, {
+        query,
+        mode,
+        filtered: (opts.filters?.length ?? 0) > 0,
+        minScore,
+        bestDropped,
+        denseMinScore: this.options.retrieval?.denseMinScore ?? DEFAULT_DENSE_MIN_SCORE,
+      }),
+    );
     return { results: hits, no_results };
   }
 
@@ -684,7 +688,7 @@ export class Collection {
   private rank(query: string, limit: number, opts: Omit<SearchOptions, "topK">): Promise<ScoredChunk[]> {
     const sources = {
       store: this.store,
-      embedder: () => this.bindEmbedding(false),
+      embedder: (store: Store) => this.bindEmbedding(false, store),
       reranker: () => this.getReranker(),
       settings: this.options.retrieval ?? {},
     };
@@ -696,14 +700,14 @@ export class Collection {
    * vectors (the error names the remedy); dense ingest records the identity
    * on first use.
    */
-  private async bindEmbedding(forIngest: boolean): Promise<EmbeddingProvider> {
-    if (!forIngest && (await this.store.countVectors()) === 0) {
+  private async bindEmbedding(forIngest: boolean, store: Store = this.store): Promise<EmbeddingProvider> {
+    if (!forIngest && (await store.countVectors()) === 0) {
       throw new GroundkitError(
         "NO_VECTORS",
         `Collection '${this.name}' has no vectors, so dense and hybrid search are unavailable.`,
       );
     }
-    const { provider, config } = await bindProvider(this.store, this.name, this.options.embedding, {
+    const { provider, config } = await bindProvider(store, this.name, this.options.embedding, {
       vectorCache: this.options.vectorCache,
     });
     if (forIngest && !(await recordedIdentity(this.store))) {
@@ -734,7 +738,7 @@ export class Collection {
     chunkId: string,
     opts: { baseDir?: string | undefined; contextChars?: number | undefined } = {},
   ): Promise<ChunkView> {
-    const chunk = await this.store.getChunk(await this.resolveChunkId(chunkId));
+    const chunk = await this.store.readSnapshot(async (s) => s.getChunk(await this.resolveChunkId(chunkId, s)));
     if (!chunk) throw new GroundkitError("CHUNK_NOT_FOUND", `No chunk ${chunkId} in collection '${this.name}'.`);
     const citation = citationOf(chunk);
     const { verification, content } = await checkCitation(citation, this.verifyContext(chunk, opts.baseDir));
@@ -759,12 +763,14 @@ export class Collection {
    */
   async verify(raw: unknown, opts: { baseDir?: string | undefined; originalText?: string | undefined } = {}): Promise<Verification> {
     const citation = parseCitation(raw);
-    const stored = await this.store.getChunk(citation.chunk_id);
-    const doc = await this.store.getDocument(citation.document_id);
+    const { stored, doc, recordedBaseDir } = await this.store.readSnapshot(async (s) => {
+      const doc = await s.getDocument(citation.document_id);
+      return { stored: await s.getChunk(citation.chunk_id), doc, recordedBaseDir: doc && (await this.recordedBaseDirFor(doc.source, s)) };
+    });
     return verifyCitation(citation, {
       ...this.readers(),
       indexed: doc,
-      baseDir: opts.baseDir ? resolve(opts.baseDir) : (doc?.base_dir ?? (doc && (await this.recordedBaseDirFor(doc.source)))),
+      baseDir: opts.baseDir ? resolve(opts.baseDir) : (doc?.base_dir ?? recordedBaseDir),
       originalText: opts.originalText ?? (stored?.text_hash === citation.text_hash ? stored.text : undefined),
     });
   }
@@ -793,7 +799,7 @@ export class Collection {
       passageContext: async (hit) => {
         // One read of a document's chunks per answer, however many of its passages were retrieved.
         let chunks = chunksByDocument.get(hit.document_id);
-        if (!chunks) chunksByDocument.set(hit.document_id, (chunks = this.store.chunksOf(hit.document_id)));
+        if (!chunks) chunksByDocument.set(hit.document_id, (chunks = this.store.readSnapshot((s) => s.chunksOf(hit.document_id))));
         return passageContext(await chunks, hit.text, hit.citation.start_offset, hit.citation.end_offset);
       },
       ...this.groundingChecks(baseDir),
@@ -837,11 +843,11 @@ export class Collection {
     const readCache = new Map<string, Promise<SourceText>>();
     const sources: QuoteSources = {
       chunk: async (id) => {
-        const chunk = await this.store.getChunk(id);
+        const chunk = await this.store.readSnapshot((s) => s.getChunk(id));
         return chunk ? { text: chunk.text, citation: citationOf(chunk) } : undefined;
       },
       document: async (id) => {
-        const doc = await this.store.getDocument(id);
+        const doc = await this.store.readSnapshot((s) => s.getDocument(id));
         return doc ? { document_id: doc.document_id, source: doc.source, source_class: doc.source_class, extractor: doc.extractor } : undefined;
       },
       check: (citation, originalText) => this.checkWithCache(citation, originalText, opts.baseDir, readCache),
@@ -863,11 +869,14 @@ export class Collection {
     baseDir: string | undefined,
     readCache: Map<string, Promise<SourceText>>,
   ): ReturnType<typeof checkCitation> {
-    const doc = await this.store.getDocument(citation.document_id);
+    const { doc, recordedBaseDir } = await this.store.readSnapshot(async (s) => {
+      const doc = await s.getDocument(citation.document_id);
+      return { doc, recordedBaseDir: doc && (await this.recordedBaseDirFor(doc.source, s)) };
+    });
     return checkCitation(citation, {
       ...this.readers(),
       indexed: doc,
-      baseDir: baseDir ? resolve(baseDir) : (doc?.base_dir ?? (doc && (await this.recordedBaseDirFor(doc.source)))),
+      baseDir: baseDir ? resolve(baseDir) : (doc?.base_dir ?? recordedBaseDir),
       originalText,
       readCache,
     });
@@ -943,7 +952,9 @@ export class Collection {
    * @throws GroundkitError DOCUMENT_NOT_FOUND, AMBIGUOUS_ID
    */
   async findDocument(ref: string): Promise<StoredDocument> {
-    const doc = (await this.store.getDocumentBySource(ref)) ?? (await this.store.getDocument(await this.resolveDocumentId(ref)));
+    const doc = await this.store.readSnapshot(
+      async (s) => (await s.getDocumentBySource(ref)) ?? (await s.getDocument(await this.resolveDocumentId(ref, s))),
+    );
     if (!doc) throw new GroundkitError("DOCUMENT_NOT_FOUND", `No document ${ref} in collection '${this.name}'.`);
     return doc;
   }
@@ -972,9 +983,9 @@ export class Collection {
       {
         ...this.readers(),
         indexed: doc,
-        baseDir: opts.baseDir ? resolve(opts.baseDir) : (doc.base_dir ?? (await this.recordedBaseDirFor(doc.source))),
+        baseDir: opts.baseDir ? resolve(opts.baseDir) : (doc.base_dir ?? (await this.store.readSnapshot((s) => this.recordedBaseDirFor(doc.source, s)))),
       },
-      (offset) => this.store.chunkIdAt(doc.document_id, offset),
+      (offset) => this.store.readSnapshot((s) => s.chunkIdAt(doc.document_id, offset)),
     );
     return { document_id: doc.document_id, source: doc.source, source_class: doc.source_class, ...lines };
   }
@@ -986,7 +997,7 @@ export class Collection {
       throw new GroundkitError("INVALID_ARGUMENT", `The page size must be an integer from 1 to ${DOCUMENT_PAGE.max}; got ${limit}.`);
     }
     // One more than asked says whether another page follows.
-    const rows = await this.store.listDocuments({ prefix: opts.prefix, after: opts.after, limit: limit + 1 });
+    const rows = await this.store.readSnapshot((s) => s.listDocuments({ prefix: opts.prefix, after: opts.after, limit: limit + 1 }));
     const page = rows.slice(0, limit);
     return {
       documents: page.map((d) => ({
@@ -1003,31 +1014,41 @@ export class Collection {
   }
 
   /** A full chunk id for an id or a unique prefix of one (unchanged when nothing matches). */
-  private async resolveChunkId(ref: string): Promise<string> {
-    if (!looksLikeIdPrefix(ref) || (await this.store.getChunk(ref))) return ref;
-    return (await resolveIdPrefix("chunk", ref, (p, n) => this.store.chunkIdsWithPrefix(p, n))) ?? ref;
+  private async resolveChunkId(ref: string, store: Store = this.store): Promise<string> {
+    if (!looksLikeIdPrefix(ref) || (await store.getChunk(ref))) return ref;
+    return (await resolveIdPrefix("chunk", ref, (p, n) => store.chunkIdsWithPrefix(p, n))) ?? ref;
   }
 
   /** A full document id for an id or a unique prefix of one (unchanged when nothing matches). */
-  private async resolveDocumentId(ref: string): Promise<string> {
-    if (!looksLikeIdPrefix(ref) || (await this.store.getDocument(ref))) return ref;
-    return (await resolveIdPrefix("document", ref, (p, n) => this.store.documentIdsWithPrefix(p, n))) ?? ref;
+  private async resolveDocumentId(ref: string, store: Store = this.store): Promise<string> {
+    if (!looksLikeIdPrefix(ref) || (await store.getDocument(ref))) return ref;
+    return (await resolveIdPrefix("document", ref, (p, n) => store.documentIdsWithPrefix(p, n))) ?? ref;
   }
 
-  /** Counts, schema version, embedding identity, last ingest. */
-  async status(): Promise<CollectionStatus> {
-    const chunker = await this.store.getMeta("chunker");
-    return {
-      collection: this.name,
-      path: this.path,
-      ...(await this.store.stats()),
-      vectors: await this.store.countVectors(),
-      vector_index: await this.store.vectorIndexStatus(),
-      embedding: (await recordedIdentity(this.store)) ?? null,
-      base_dirs: await this.baseDirs(),
-      roots: await recordedRoots(this.store),
-      chunker: parseRecordedChunking(chunker),
-    };
+  /**
+   * Counts, schema version, embedding identity, last ingest, read from one
+   * snapshot (of a read replica when the store has one); with `replicaLag`,
+   * how far behind its primary each read replica is (bounded waits).
+   */
+  async status(opts: { replicaLag?: boolean } = {}): Promise<CollectionStatus> {
+    const [status, replicas] = await Promise.all([
+      this.store.readSnapshot(async (s): Promise<CollectionStatus> => {
+        const chunker = await s.getMeta("chunker");
+        return {
+          collection: this.name,
+          path: this.path,
+          ...(await s.stats()),
+          vectors: await s.countVectors(),
+          vector_index: await s.vectorIndexStatus(),
+          embedding: (await recordedIdentity(s)) ?? null,
+          base_dirs: await this.baseDirs(s),
+          roots: await recordedRoots(s),
+          chunker: parseRecordedChunking(chunker),
+        };
+      }),
+      opts.replicaLag ? this.opened.replicas() : [],
+    ]);
+    return replicas.length > 0 ? { ...status, replicas } : status;
   }
 
   /**
@@ -1087,13 +1108,13 @@ export class Collection {
     };
   }
 
-  private async baseDirs(): Promise<string[]> {
-    return JSON.parse((await this.store.getMeta("base_dirs")) ?? "[]") as string[];
+  private async baseDirs(store: Store = this.store): Promise<string[]> {
+    return JSON.parse((await store.getMeta("base_dirs")) ?? "[]") as string[];
   }
 
   /** The deepest base dir recorded at ingest that lexically contains `source`. */
-  private async recordedBaseDirFor(source: string): Promise<string | undefined> {
-    return (await this.baseDirs())
+  private async recordedBaseDirFor(source: string, store: Store = this.store): Promise<string | undefined> {
+    return (await this.baseDirs(store))
       .filter((d) => source.startsWith(d.endsWith(sep) ? d : d + sep))
       .sort((a, b) => b.length - a.length)[0];
   }
