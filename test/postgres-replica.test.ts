@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { analyzeQuery } from "../src/analysis/analyzer.js";
-import { openCollection } from "../src/collection.js";
+import { openCollection } from "../src/collection/index.js";
 import { resolvePoolSettings } from "../src/store/postgres/connection-settings.js";
 import { PgLexicalSearch } from "../src/store/postgres/lexical-search.js";
 import { PgPool } from "../src/store/postgres/pg-pool.js";

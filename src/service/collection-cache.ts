@@ -21,8 +21,8 @@ import {
   storeProbe,
   type StoreProbe,
   type StoreReadiness,
-} from "../collection.js";
-import type { CollectionSettings } from "../collection-settings.js";
+} from "../collection/index.js";
+import type { CollectionSettings } from "../collection/settings.js";
 import { checkCollectionName } from "../core/collection-name.js";
 import { GroundkitError } from "../core/errors.js";
 
