@@ -10,6 +10,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { analyzeQuery } from "../src/analysis/analyzer.js";
+import { loadConfigFile } from "../src/core/config.js";
 import { openCollection } from "../src/collection/index.js";
 import { resolvePoolSettings } from "../src/store/postgres/connection-settings.js";
 import { PgLexicalSearch } from "../src/store/postgres/lexical-search.js";
@@ -179,6 +180,35 @@ describe("PostgreSQL read replicas", () => {
     expect(settings.map((s) => [s.name, s.target])).toEqual([["GRK_REPL_REPLICA_URL", `127.0.0.1:${replica.port}/postgres`]]);
     expect(() => resolveReplicaSettings({ ...store, replicas: [{ url_env: "GRK_REPL_UNSET" }] })).toThrow(/GRK_REPL_UNSET is not set/);
     expect(() => resolveReplicaSettings({ ...store, replicas: [{ url_env: store.url_env }] })).toThrow(/primary's URL variable/);
+  });
+
+  it("passes over a replica that is not a standby, and takes replica URLs only from the environment", async () => {
+    // A URL naming a server that is not in recovery (a promoted replica, a wrong variable) would serve a history of its own.
+    process.env.GRK_REPL_NOT_A_STANDBY = primary.url;
+    const stderr: string[] = [];
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => (stderr.push(String(chunk)), true));
+    const col = await openCollection({ indexDir: join(work.dir, "idx"), collection: "docs", store: { ...store, replicas: [{ url_env: "GRK_REPL_NOT_A_STANDBY" }] } });
+    try {
+      const [hit] = await col.search("certificates renew");
+      expect(hit?.citation.source).toContain("tls.md");
+      expect(stderr.join("")).toContain("read replica GRK_REPL_NOT_A_STANDBY");
+      expect(stderr.join("")).toContain("is not a streaming standby");
+      const s = await col.status({ replicaLag: true });
+      expect(s.replicas).toEqual([
+        expect.objectContaining({ name: "GRK_REPL_NOT_A_STANDBY", ok: false, reason: expect.stringContaining("not a streaming standby"), passed_over: expect.stringContaining("not a streaming standby") }),
+      ]);
+    } finally {
+      await col.close();
+      spy.mockRestore();
+    }
+    // The config file names variables, never URLs: a URL (or any other key) in a replica entry is refused.
+    const config = join(work.dir, "url-in-config.json");
+    writeFileSync(config, JSON.stringify({ store: { ...store, replicas: [{ url: replica.url }] } }));
+    expect(() => loadConfigFile(config)).toThrow(/INVALID_CONFIG|Unrecognized key|url_env/);
+    writeFileSync(config, JSON.stringify({ store: { ...store, replicas: [{ url_env: "not a name" }] } }));
+    expect(() => loadConfigFile(config)).toThrow(/environment variable name/);
+    writeFileSync(config, JSON.stringify({ store: { ...store, replicas: [{ url_env: "GRK_REPL_REPLICA_URL" }] } }));
+    expect(loadConfigFile(config).store).toMatchObject({ replicas: [{ url_env: "GRK_REPL_REPLICA_URL" }] });
   });
 
   it("a held connection the server ends does not end the process: its next statement fails typed", async () => {
