@@ -23,7 +23,8 @@ import { resolveReplicaSettings } from "../src/store/postgres/replica-settings.j
 import { grk, tempDir } from "./support/cli.js";
 import { openPool, type TestPool } from "./support/pg-pool.js";
 import { startPostgres, startReplica, type TestPostgres } from "./support/postgres-server.js";
-import { http, startTestServer } from "./service-fixtures.js";
+import { http, startTestServer, type HttpResult } from "./service-fixtures.js";
+import { within } from "./support/within.js";
 
 let primary: TestPostgres;
 let replica: TestPostgres;
@@ -320,6 +321,27 @@ describe("PostgreSQL read replicas", () => {
         expect(ready.json.store.replicas).toEqual([expect.objectContaining({ name: "GRK_REPL_REPLICA_URL", ok: true, replay_lag_bytes: expect.any(Number) })]);
         const described = await http(server, "GET", "/v1/collections/served");
         expect(described.json.replicas).toEqual([expect.objectContaining({ name: "GRK_REPL_REPLICA_URL", ok: true })]);
+
+        // A stalled replica (its backends under SIGSTOP) stalls neither the server nor its readiness answer.
+        const own = (await r.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
+        const pids = (
+          await r.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> $1", [own])
+        ).rows.map((row) => row.pid);
+        expect(pids.length).toBeGreaterThan(0);
+        const stopped: number[] = [];
+        try {
+          for (const pid of pids) {
+            process.kill(pid, "SIGSTOP");
+            stopped.push(pid);
+          }
+          const stalled = await within(http(server, "GET", "/readyz"), 10_000);
+          expect(stalled).not.toBe("no answer");
+          expect((stalled as HttpResult).status).toBe(200);
+          expect((stalled as HttpResult).json.store.replicas[0]).toMatchObject({ name: "GRK_REPL_REPLICA_URL", ok: false });
+          expect((await within(http(server, "GET", "/healthz"), 10_000)) as HttpResult).toMatchObject({ status: 200 });
+        } finally {
+          for (const pid of stopped) process.kill(pid, "SIGCONT");
+        }
 
         await stopReplica();
         const [fallback] = await col.search("glacier archives yearly exports");
