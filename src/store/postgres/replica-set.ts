@@ -18,9 +18,6 @@ import { replicaLags } from "./replica-lag.js";
 import { resolveReplicaSettings } from "./replica-settings.js";
 import { SCHEMA_VERSION } from "./schema.js";
 
-/** A replica's connect bound: an unreachable one costs a read this long before it falls back. */
-const REPLICA_CONNECT_TIMEOUT_MS = 3_000;
-
 /** How long a failed replica is passed over before a read tries it again. */
 const RETRY_AFTER_MS = 5_000;
 
@@ -45,7 +42,9 @@ export class ReplicaSet {
   /**
    * The replicas `config` names, each a pool working in `searchPath`; undefined when it names none.
    * Nothing connects yet: an unreachable replica costs its first read a connect timeout, not the open.
-   * With `waitMs` (a readiness probe's set) every connect and statement is bounded by it.
+   * The connect bound stays the primary's (10 s): `pg` counts the wait for a free pooled connection
+   * in it, so a shorter one would pass a healthy but busy replica over. With `waitMs` (a readiness
+   * probe's set, two connections, rarely contended) every connect and statement is bounded by it.
    */
   static async open(
     config: PostgresStoreConfig,
@@ -57,11 +56,10 @@ export class ReplicaSet {
     if (settings.length === 0) return undefined;
     const pools: PgPool[] = [];
     const targets: Array<ReadTarget<PgPool>> = [];
-    const connectMs = Math.min(REPLICA_CONNECT_TIMEOUT_MS, opts.waitMs ?? Infinity);
     try {
       for (const s of settings) {
-        const bounded = { ...s, pool: { ...s.pool, connectionTimeoutMillis: connectMs }, waitTimeoutMs: opts.waitMs ?? s.waitTimeoutMs };
-        const pool = await PgPool.create(bounded, searchPath);
+        const probe = opts.waitMs;
+        const pool = await PgPool.create(probe === undefined ? s : { ...s, pool: { ...s.pool, connectionTimeoutMillis: probe }, waitTimeoutMs: probe }, searchPath);
         pools.push(pool);
         targets.push({ name: s.name, target: s.target, q: pool });
       }
