@@ -10,11 +10,11 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { analyzeQuery } from "../src/analysis/analyzer.js";
-import { loadConfigFile } from "../src/core/config.js";
 import { openCollection } from "../src/collection/index.js";
 import { resolvePoolSettings } from "../src/store/postgres/connection-settings.js";
 import { PgLexicalSearch } from "../src/store/postgres/lexical-search.js";
 import { PgPool } from "../src/store/postgres/pg-pool.js";
+import { parseStoreConfig } from "../src/store/store-config.js";
 import { syncLexicalSegments } from "../src/store/postgres/lexical-segments.js";
 import type { Queryable } from "../src/store/postgres/queryable.js";
 import { ReadPools, type ReadTarget } from "../src/store/postgres/read-pools.js";
@@ -203,13 +203,9 @@ describe("PostgreSQL read replicas", () => {
       spy.mockRestore();
     }
     // The config file names variables, never URLs: a URL (or any other key) in a replica entry is refused.
-    const config = join(work.dir, "url-in-config.json");
-    writeFileSync(config, JSON.stringify({ store: { ...store, replicas: [{ url: replica.url }] } }));
-    expect(() => loadConfigFile(config)).toThrow(/INVALID_CONFIG|Unrecognized key|url_env/);
-    writeFileSync(config, JSON.stringify({ store: { ...store, replicas: [{ url_env: "not a name" }] } }));
-    expect(() => loadConfigFile(config)).toThrow(/environment variable name/);
-    writeFileSync(config, JSON.stringify({ store: { ...store, replicas: [{ url_env: "GRK_REPL_REPLICA_URL" }] } }));
-    expect(loadConfigFile(config).store).toMatchObject({ replicas: [{ url_env: "GRK_REPL_REPLICA_URL" }] });
+    expect(() => parseStoreConfig({ ...store, replicas: [{ url: replica.url }] })).toThrow(/store.*invalid.*(Unrecognized key|url_env)/is);
+    expect(() => parseStoreConfig({ ...store, replicas: [{ url_env: "not a name" }] })).toThrow(/environment variable name/);
+    expect(parseStoreConfig({ ...store, replicas: [{ url_env: "GRK_REPL_REPLICA_URL" }] })).toMatchObject({ replicas: [{ url_env: "GRK_REPL_REPLICA_URL" }] });
   });
 
   it("a held connection the server ends does not end the process: its next statement fails typed", async () => {
