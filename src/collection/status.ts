@@ -11,20 +11,30 @@ import { baseDirs } from "./sources.js";
 import type { CollectionStatus, LockWaitOptions } from "./types.js";
 import { backfillVectors } from "./vectors.js";
 
-/** Counts, schema version, embedding identity, last ingest. */
-export async function status(core: CollectionCore): Promise<CollectionStatus> {
-  const chunker = await core.store.getMeta("chunker");
-  return {
-    collection: core.name,
-    path: core.path,
-    ...(await core.store.stats()),
-    vectors: await core.store.countVectors(),
-    vector_index: await core.store.vectorIndexStatus(),
-    embedding: (await recordedIdentity(core.store)) ?? null,
-    base_dirs: await baseDirs(core),
-    roots: await recordedRoots(core.store),
-    chunker: parseRecordedChunking(chunker),
-  };
+/**
+ * Counts, schema version, embedding identity, last ingest, read from one
+ * snapshot (of a read replica when the store has one); with `replicaLag`,
+ * how far behind its primary each read replica is (bounded waits).
+ */
+export async function status(core: CollectionCore, opts: { replicaLag?: boolean } = {}): Promise<CollectionStatus> {
+  const [counts, replicas] = await Promise.all([
+    core.store.readSnapshot(async (s): Promise<CollectionStatus> => {
+      const chunker = await s.getMeta("chunker");
+      return {
+        collection: core.name,
+        path: core.path,
+        ...(await s.stats()),
+        vectors: await s.countVectors(),
+        vector_index: await s.vectorIndexStatus(),
+        embedding: (await recordedIdentity(s)) ?? null,
+        base_dirs: await baseDirs(core, s),
+        roots: await recordedRoots(s),
+        chunker: parseRecordedChunking(chunker),
+      };
+    }),
+    opts.replicaLag ? core.replicas() : [],
+  ]);
+  return replicas.length > 0 ? { ...counts, replicas } : counts;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { EmbeddingProvider } from "../embed/provider.js";
 import type { EmbeddingConfig } from "../embed/registry.js";
 import { INGEST_SPANS } from "../ingest/ingest-tracing.js";
 import { withSpan } from "../obs/tracing.js";
+import type { Store } from "../store/store.js";
 import type { ChunkVectors } from "../store/vectors.js";
 import type { CollectionCore } from "./core.js";
 import type { LockWaitOptions } from "./types.js";
@@ -18,11 +19,11 @@ const BACKFILL_BATCH = 256;
  * vectors (the error names the remedy); dense ingest records the identity
  * on first use.
  */
-export async function bindEmbedding(core: CollectionCore, forIngest: boolean): Promise<EmbeddingProvider> {
-  if (!forIngest && (await core.store.countVectors()) === 0) {
+export async function bindEmbedding(core: CollectionCore, forIngest: boolean, store: Store = core.store): Promise<EmbeddingProvider> {
+  if (!forIngest && (await store.countVectors()) === 0) {
     throw new GroundkitError("NO_VECTORS", `Collection '${core.name}' has no vectors, so dense and hybrid search are unavailable.`);
   }
-  const { provider, config } = await bindProvider(core.store, core.name, core.options.embedding, {
+  const { provider, config } = await bindProvider(store, core.name, core.options.embedding, {
     vectorCache: core.options.vectorCache,
   });
   if (forIngest && !(await recordedIdentity(core.store))) {

@@ -8,7 +8,7 @@
 import type { StoreConfig } from "./store-config.js";
 import type { Backend } from "./backend.js";
 
-export type { Backend, OpenStoreOptions, OpenedStore, StoreLocation, StoreProbe, VectorIndexTuning } from "./backend.js";
+export type { Backend, OpenStoreOptions, OpenedStore, ReplicaStatus, StoreLocation, StoreProbe, StoreReadiness, VectorIndexTuning } from "./backend.js";
 
 /** The backend for a store config (SQLite files when none is configured). */
 export async function backendOf(store: StoreConfig | undefined): Promise<Backend> {

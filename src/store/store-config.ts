@@ -26,6 +26,11 @@ const StoreSchema = z.discriminatedUnion("kind", [
       pool_max: z.number().int().min(2).max(100).optional(),
       statement_timeout_ms: z.number().int().min(100).max(3_600_000).optional(),
       sslmode: z.enum(["disable", "require", "verify-ca", "verify-full"]).optional(),
+      /** Read replicas (streaming standbys), each by the environment variable holding its URL: reads go there, writes to url_env's server. */
+      replicas: z
+        .array(z.object({ url_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name") }).strict())
+        .max(16)
+        .optional(),
     })
     .strict(),
 ]);

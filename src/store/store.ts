@@ -193,6 +193,17 @@ export interface Store {
    */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
   /**
+   * Run reads that must agree with each other (a search's statements, a
+   * status's counts) through `tx`, and only reads: calls outside it read (and
+   * write) the primary. On a PostgreSQL store with read replicas `tx` is one
+   * READ ONLY REPEATABLE READ transaction on one connection of one replica
+   * (the primary when none can answer): its reads see one snapshot, and a
+   * write through it fails. Without replicas (and on SQLite, whose one
+   * connection per process is shared with its writers) `tx` is this handle:
+   * each call reads the latest commit, as outside it.
+   */
+  readSnapshot<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
+  /**
    * Start a new record of the sources a folder walk sees (see
    * {@link Store.unseenDocumentsUnder}). It is kept by the store, not in
    * memory: a walk of a million files must not hold a million paths.

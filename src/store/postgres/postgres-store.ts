@@ -42,6 +42,8 @@ import { syncLexicalSegments as syncLexicalSegmentsOn } from "./lexical-segments
 import { postingsOf } from "./postings.js";
 import { SCHEMA_VERSION } from "./schema.js";
 import { PgPool, runAll, type PgClient, type PgRunner, type Statement } from "./pg-pool.js";
+import { ReplicaSet } from "./replica-set.js";
+import type { ReplicaStatus } from "../backend.js";
 import {
   DEFAULT_FILTER_EXACT_MAX,
   EXACT_SCORE,
@@ -90,6 +92,16 @@ interface SharedState {
   readonly vectorOptions: PgVectorOptions;
   /** BM25 over the segments, with this process's cache of their blocks (lexical-search.ts). */
   readonly lexical: PgLexicalSearch;
+  /** The read replicas {@link PostgresStore.readSnapshot} reads from; none configured: undefined. */
+  readonly replicas: ReplicaSet | undefined;
+}
+
+/** How a read snapshot begins (store.ts readSnapshot). */
+const READ_SNAPSHOT = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
+
+/** Where a store warns (a replica passed over) when its opener gives no other place: stderr, never stdout. */
+function warnOnStderr(message: string): void {
+  process.stderr.write(`groundkit: warning: ${message}\n`);
 }
 
 /**
@@ -112,17 +124,24 @@ export class PostgresStore implements Store {
   ) {}
 
   /** Open (with `create`, make) the collection `name` in the configured server. */
-  static async open(config: PostgresStoreConfig, name: string, opts: { create: boolean; vectors?: PgVectorOptions }): Promise<PostgresStore> {
+  static async open(
+    config: PostgresStoreConfig,
+    name: string,
+    opts: { create: boolean; vectors?: PgVectorOptions; warn?: ((message: string) => void) | undefined },
+  ): Promise<PostgresStore> {
     const settings = resolvePoolSettings(config);
     const schema = collectionSchema(config, name);
     const pool = await PgPool.create(settings, quoteIdent(schema));
+    let replicas: ReplicaSet | undefined;
     try {
       await openSchema(pool, schema, { create: opts.create, collection: name });
+      replicas = await ReplicaSet.open(config, quoteIdent(schema), pool, { warn: opts.warn ?? warnOnStderr });
     } catch (err) {
       await pool.close();
       throw err;
     }
-    return new PostgresStore(pool, schema, { walker: randomUUID(), seenPending: [], extensionError: undefined, vectorOptions: opts.vectors ?? {}, lexical: new PgLexicalSearch() });
+    const shared = { walker: randomUUID(), seenPending: [], extensionError: undefined, vectorOptions: opts.vectors ?? {}, lexical: new PgLexicalSearch(), replicas };
+    return new PostgresStore(pool, schema, shared);
   }
 
   /** Where this handle's statements run: its transaction's connection, or any of the pool's. */
@@ -153,27 +172,6 @@ export class PostgresStore implements Store {
     }
   }
 
-  /** A long-lived connection pool for readiness probes of the configured server (made on the first ping). */
-  static probe(config: PostgresStoreConfig): { ping(waitMs: number): Promise<{ ok: true } | { ok: false; reason: string }>; close(): Promise<void> } {
-    let pool: Promise<PgPool> | undefined;
-    return {
-      ping: async (waitMs) => {
-        try {
-          pool ??= PgPool.create(resolvePoolSettings({ ...config, pool_max: 2 }), "pg_catalog");
-          return await (await pool).ping(waitMs);
-        } catch (err) {
-          pool = undefined;
-          return { ok: false, reason: (err as Error).message };
-        }
-      },
-      close: async () => {
-        const p = pool;
-        pool = undefined;
-        if (p) await (await p).close();
-      },
-    };
-  }
-
   /** Drop a collection: refused with COLLECTION_BUSY while a writer holds it (this call does not wait). */
   static async drop(config: PostgresStoreConfig, name: string): Promise<void> {
     const store = await PostgresStore.open(config, name, { create: false });
@@ -199,12 +197,12 @@ export class PostgresStore implements Store {
   }
 
   /** Run `fn` in a transaction on a connection of its own (given to `fn` as a handle), or in a savepoint of this handle's. */
-  private async tx<T>(fn: (s: PostgresStore) => Promise<T>, begin = "BEGIN"): Promise<T> {
+  private async tx<T>(fn: (s: PostgresStore) => Promise<T>, begin = "BEGIN", pool = this.pool): Promise<T> {
     if (this.client) return this.savepoint(fn);
-    const client = await this.pool.connect();
+    const client = await pool.connect();
     try {
       await client.query(begin);
-      const out = await fn(new PostgresStore(this.pool, this.schema, this.shared, client));
+      const out = await fn(new PostgresStore(pool, this.schema, this.shared, client));
       await client.query("COMMIT");
       return out;
     } catch (err) {
@@ -241,7 +239,26 @@ export class PostgresStore implements Store {
   /** Several reads from one snapshot (one statement needs none). */
   private snapshot<T>(fn: (s: PostgresStore) => Promise<T>): Promise<T> {
     if (this.client) return fn(this);
-    return this.tx(fn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    return this.tx(fn, READ_SNAPSHOT);
+  }
+
+  /**
+   * Reads that must agree. With read replicas: one READ ONLY REPEATABLE READ
+   * transaction on one connection of one replica that can answer (read-pools.ts
+   * passes a failing one over; the primary last), so a search never mixes two
+   * replicas' states. Without: this handle, as before replicas existed (each
+   * call reads one snapshot of the one server; no BEGIN/COMMIT round trips
+   * added to every search). Inside a transaction or snapshot: its own.
+   */
+  readSnapshot<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
+    const replicas = this.shared.replicas;
+    if (this.client || !replicas) return fn(this);
+    return replicas.read((pool) => this.tx(fn, READ_SNAPSHOT, pool));
+  }
+
+  /** The read replicas' lag behind the primary, each bounded by `waitMs` (none configured: []). */
+  replicaStatus(waitMs: number): Promise<ReplicaStatus[]> {
+    return this.shared.replicas?.status(waitMs) ?? Promise.resolve([]);
   }
 
   /**
@@ -831,6 +848,7 @@ export class PostgresStore implements Store {
       // The walk record is scratch; a server that is gone keeps nothing of this session anyway.
     } finally {
       await this.pool.close();
+      await this.shared.replicas?.close();
     }
   }
 }

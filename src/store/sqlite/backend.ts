@@ -91,6 +91,8 @@ export const sqliteBackend: Backend = {
           return fn();
         });
       },
+      // A file has no read replicas.
+      replicas: () => Promise.resolve([]),
     };
   },
 

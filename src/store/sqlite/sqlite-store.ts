@@ -107,6 +107,11 @@ export class SqliteStore implements Store {
     })();
   }
 
+  /** Reads through this handle: a read transaction held across awaits would stall this process's writers (store.ts). */
+  readSnapshot<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
+    return fn(this);
+  }
+
   /** A savepoint inside the open transaction: what `fn` wrote rolls back alone when it throws. */
   private async savepoint<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
     const db = this.engine.db;
