@@ -8,7 +8,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openCollection, type Collection } from "../src/collection.js";
+import { openCollection, type Collection } from "../src/collection/index.js";
 import { tempDir } from "./support/cli.js";
 
 const PAGE = `<!DOCTYPE html>
