@@ -9,6 +9,7 @@
  */
 import type { ChunkCode } from "../core/code-languages.js";
 import type { SourceClass } from "../core/contracts.js";
+import type { StoreHealth } from "./store-health.js";
 
 
 /** A document row as persisted. */
@@ -228,8 +229,11 @@ export interface Store {
   /** Which vector index dense search uses (exact or HNSW), its size and whether it is current. */
   vectorIndexStatus(): Promise<VectorIndexStatus>;
   /**
-   * Bring the saved ANN index up to the committed vectors (fold in logged changes,
-   * or build it). Writers only, under the writer lock; `onProgress` reports a build.
+   * Bring the indexes derived from the committed rows up to date after a write: the
+   * saved ANN index (fold in logged changes, or build it), and on PostgreSQL the BM25
+   * segments too (ADR 0020). Writers only, under the writer lock; `onProgress` reports
+   * a build. Long builds never run on the caller's event loop (SQLite: a worker thread;
+   * PostgreSQL: the server builds its index).
    */
   syncVectorIndex(onProgress?: (done: number, total: number) => void): Promise<VectorIndexStatus>;
   getMeta(key: string): Promise<string | undefined>;
@@ -237,5 +241,7 @@ export interface Store {
   stats(): Promise<StoreStats>;
   /** The metadata field names any document has (front-matter fields, plus `rel_path` and `ext`), sorted. */
   metadataFields(): Promise<string[]>;
+  /** The row-level checks and safe repairs of `grk doctor`; undefined when this store does not offer them. */
+  health(): StoreHealth | undefined;
   close(): Promise<void>;
 }

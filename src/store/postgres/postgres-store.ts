@@ -766,6 +766,11 @@ export class PostgresStore implements Store {
     });
   }
 
+  /** `grk doctor`'s row checks read SQLite files; a PostgreSQL collection is checked by its server (docs/postgres.md). */
+  health(): undefined {
+    return undefined;
+  }
+
   metadataFields(): Promise<string[]> {
     const sql = "SELECT DISTINCT k.key FROM documents d, json_object_keys(d.metadata::json) AS k(key) ORDER BY k.key";
     return this.snapshot(async (s) => (await s.db.query<{ key: string }>(sql)).rows.map((r) => r.key));

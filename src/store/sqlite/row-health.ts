@@ -6,17 +6,10 @@
  */
 import { codePointLength, sha256 } from "../../core/text.js";
 import type { NewChunk } from "../store.js";
+import type { InconsistentDocument, VectorCoverage } from "../store-health.js";
 import type { Db } from "./db.js";
 import { countVectors, deleteOrphanVectors, loadVectorExtension, VECTOR_TABLE, vectorTableDimensions } from "./vector-index.js";
 
-/** A document whose chunk rows are inconsistent, and the first thing wrong with them. */
-export interface InconsistentDocument {
-  document_id: string;
-  source: string;
-  reason: string;
-  /** Already marked for re-indexing by {@link markDocumentsStale}. */
-  stale: boolean;
-}
 
 /** Prefix of a fingerprint no source can have: the next ingest re-reads the document. */
 const STALE = "stale:";
@@ -76,16 +69,6 @@ export function markDocumentsStale(db: Db, documentIds: readonly string[]): numb
   return db.transaction(() => documentIds.reduce((n, id) => n + mark.run(STALE, id, STALE.length, STALE).changes, 0)).immediate();
 }
 
-/** How the vectors cover the chunks. */
-export interface VectorCoverage {
-  /** Width of the vector table; undefined when there is none. */
-  dimensions: number | undefined;
-  vectors: number;
-  /** Chunks without a vector. */
-  missing: number;
-  /** Vectors without a chunk. */
-  orphans: number;
-}
 
 export function vectorCoverage(db: Db): VectorCoverage {
   const dimensions = vectorTableDimensions(db);
