@@ -6,10 +6,7 @@ import { CollectionArg } from "./schemas.js";
 export const indexStatusTool = defineTool({
   name: "index_status",
   title: "Collection status",
-  description:
-    "Describe a collection: documents and chunks by source class, schema version, generation, last ingest, " +
-    "chunker settings, the base directories its sources were ingested from, and which vector index dense search " +
-    "uses (exact or HNSW), its size and whether it is current; on PostgreSQL with read replicas, how far behind its primary each replica is.",
+  description: "Describe a collection: counts, generation, last ingest, chunking, base directories, vector index, replica lag.",
   kind: "read",
   input: z.strictObject({ collection: CollectionArg.optional() }),
   output: z.looseObject({
