@@ -15,6 +15,7 @@ import type {
   DocumentListing,
   DocumentRef,
   DocumentState,
+  DocumentWrite,
   NewChunk,
   ScoredChunk,
   Store,
@@ -23,6 +24,7 @@ import type {
   StoredDocument,
   VectorIndexStatus,
 } from "../store.js";
+import { replaceEach } from "../store.js";
 import type { Db } from "./db.js";
 import { SqliteEngine, type SqliteStoreOptions } from "./sqlite-engine.js";
 
@@ -153,6 +155,10 @@ export class SqliteStore implements Store {
 
   replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: Float32Array[]): Promise<void> {
     return this.run(() => this.engine.replaceDocument(doc, chunks, vectors));
+  }
+
+  replaceDocuments(writes: readonly DocumentWrite[]): Promise<unknown[]> {
+    return replaceEach(this, writes);
   }
 
   deleteDocument(documentId: string): Promise<boolean> {
