@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { analyzeQuery } from "../src/analysis/analyzer.js";
-import { openCollection, type Collection } from "../src/collection.js";
+import { openCollection, type Collection } from "../src/collection/index.js";
 import { PostgresStore } from "../src/store/postgres/postgres-store.js";
 import { tempDir } from "./support/cli.js";
 import { openPool, type TestPool } from "./support/pg-pool.js";
