@@ -134,8 +134,12 @@ export class PgPool implements PgRunner {
       // Every connection works in the collection's schema, set at connect time (names have no spaces to escape).
       // JIT off: before autovacuum has analyzed new tables the planner overestimates the short BM25
       // statements and spent ~0.5 s compiling each (measured: 716 ms -> 3 ms for the df statement).
-      // Named statements (the hot reads, queryable.ts) keep one generic plan: a custom plan per call cost
-      // 0.3-0.5 ms of planning for 0.2 ms of execution (BM25 search, EXPLAIN ANALYZE). Unnamed ones are planned anyway.
+      // Generic plans: the named statements (the hot reads, queryable.ts) are then never planned again (a
+      // custom plan per call cost 0.3-0.5 ms of planning for 0.2 ms of execution, BM25 search, EXPLAIN
+      // ANALYZE; in auto mode PostgreSQL kept choosing custom plans). It also applies to the unnamed
+      // statements with parameters, which are planned per call either way, only without their values:
+      // they are key lookups and scans whose plan does not turn on a value; the one that does (an HNSW
+      // search's LIMIT) sets auto for its transaction (vector-engine.ts, hnswSettings).
       options: `-c search_path=${searchPath} -c jit=off -c plan_cache_mode=force_generic_plan`,
       query_timeout: settings.waitTimeoutMs,
       types: { getTypeParser: (oid: number, format?: string) => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format)) },
