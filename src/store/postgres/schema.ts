@@ -14,7 +14,7 @@ import { BM25_SEGMENTS_SQL } from "./lexical-schema.js";
 export const APPLICATION_ID = "GRK1";
 
 /** The schema version this build writes. A collection with a higher version is refused. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export interface Migration {
   version: number;
@@ -108,5 +108,14 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     // (every posting is then in the tail that searches read row by row).
     version: 2,
     sql: BM25_SEGMENTS_SQL,
+  },
+  {
+    // Moves and cross-file verification look documents up by fingerprint and chunks by text hash
+    // (docs/decisions/0030-moves-and-cross-file-verification.md).
+    version: 3,
+    sql: `
+      CREATE INDEX documents_by_fingerprint ON documents(fingerprint);
+      CREATE INDEX chunks_by_text_hash ON chunks(text_hash);
+    `,
   },
 ];

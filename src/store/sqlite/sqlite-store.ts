@@ -13,6 +13,7 @@
 import type {
   ChunkFilter,
   DocumentListing,
+  DocumentMove,
   DocumentRef,
   DocumentState,
   NewChunk,
@@ -157,6 +158,18 @@ export class SqliteStore implements Store {
 
   deleteDocument(documentId: string): Promise<boolean> {
     return this.run(() => this.engine.deleteDocument(documentId));
+  }
+
+  documentsWithFingerprint(fingerprint: string, limit: number): Promise<DocumentRef[]> {
+    return this.run(() => this.engine.documentsWithFingerprint(fingerprint, limit));
+  }
+
+  moveDocument(documentId: string, to: DocumentMove): Promise<boolean> {
+    return this.run(() => this.engine.moveDocument(documentId, to));
+  }
+
+  chunksWithTextHash(textHash: string, limit: number): Promise<StoredChunk[]> {
+    return this.run(() => this.engine.chunksWithTextHash(textHash, limit));
   }
 
   resetSeenSources(): Promise<void> {
