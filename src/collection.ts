@@ -18,6 +18,7 @@ import { CitationSchema, type Citation, type SearchHit, type Verification } from
 import { GroundkitError } from "./core/errors.js";
 import { citationOf } from "./cite/citation.js";
 import { checkCitation, verifyCitation, type VerifyContext } from "./cite/verify.js";
+import { elsewhereIn } from "./cite/read-indexed.js";
 import type { CodePointText } from "./core/text.js";
 import { readExtractedSource } from "./cite/read-extracted-source.js";
 import type { SourceText } from "./cite/source-text.js";
@@ -1077,14 +1078,16 @@ export class Collection {
     };
   }
 
-  /** How each source class obtains its current text. */
+  /** How each source class obtains its current text, and how cited text is looked for in other documents. */
   private readers() {
-    return {
+    const readers = {
       collection: this.name,
       maxFileSize: DEFAULTS.maxFileSize,
       readExtracted: (c: Citation, realPath: string) => readExtractedSource(c, realPath, DEFAULTS.maxFileSize, this.options.extraction),
       readSnapshot: (c: Citation) => readSnapshotSource(c, this.snapshots),
     };
+    const baseDirOf = async (doc: StoredDocument) => doc.base_dir ?? (await this.recordedBaseDirFor(doc.source));
+    return { ...readers, elsewhere: elsewhereIn(this.store, readers, baseDirOf) };
   }
 
   private async baseDirs(): Promise<string[]> {
