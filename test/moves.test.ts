@@ -9,7 +9,7 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openCollection, type Collection, type OpenCollectionOptions } from "../src/collection.js";
+import { openCollection, type Collection, type OpenCollectionOptions } from "../src/collection/index.js";
 import type { Citation } from "../src/core/contracts.js";
 import { tempDir } from "./support/cli.js";
 import { startPostgres, type TestPostgres } from "./support/postgres-server.js";
