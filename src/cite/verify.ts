@@ -11,6 +11,7 @@ import { isAbsolute } from "node:path";
 import type { Citation, Verification } from "../core/contracts.js";
 import { resolveContained } from "../core/containment.js";
 import { GroundkitError } from "../core/errors.js";
+import { formerSources } from "../core/ids.js";
 import { locationLabel, type LocationMap } from "../core/locations.js";
 import { pageRange } from "../core/pages.js";
 import { sourceLineRange, type SourceLineMap } from "../core/source-lines.js";
@@ -93,8 +94,11 @@ async function checkUntraced(
   citation: Citation,
   ctx: VerifyContext,
 ): Promise<CheckedCitation> {
-  // A document that moved keeps its id: the citation is checked at the document's current source.
-  const movedTo = ctx.indexed && ctx.indexed.source !== citation.source ? ctx.indexed.source : undefined;
+  // A document that moved keeps its id: a citation of a source it had is checked at its current source.
+  const movedTo =
+    ctx.indexed && ctx.indexed.source !== citation.source && formerSources(ctx.indexed.metadata).includes(citation.source)
+      ? ctx.indexed.source
+      : undefined;
   const cited = movedTo === undefined ? citation : { ...citation, source: movedTo };
   const moveNote = movedTo === undefined ? "" : `the document moved from ${citation.source} to ${movedTo}; `;
   try {

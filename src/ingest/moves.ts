@@ -12,6 +12,7 @@
  * over is ingested as a new document (a copy) or pruned (a deletion).
  */
 import { basename, extname, relative, sep } from "node:path";
+import { formerSources, MAX_FORMER_SOURCES, MOVED_FROM_FIELD } from "../core/ids.js";
 import type { Store } from "../store/store.js";
 import { ID_KEY_FIELD, idKeyOf } from "./document-identity.js";
 
@@ -94,6 +95,7 @@ export function movedMetadata(move: Move): Record<string, unknown> {
     ext: extname(move.to.path).toLowerCase(),
     rel_path: relative(move.to.baseDir, move.to.path),
     [ID_KEY_FIELD]: idKeyOf(move.from),
+    [MOVED_FROM_FIELD]: [...formerSources(move.from.metadata), move.from.source].slice(-MAX_FORMER_SOURCES),
   };
 }
 
