@@ -62,5 +62,5 @@ describe("a moved file on every surface", () => {
     renameSync(moved, join(docs, "keeper-renamed.md"));
     const json = grk(["ingest", docs, "--json"], { cwd: work.dir });
     expect(JSON.parse(json.stdout)).toMatchObject({ moved: 1, unchanged: 1, indexed: 0, removed: 0 });
-  });
+  }, 180_000);
 });

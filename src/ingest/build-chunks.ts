@@ -40,6 +40,7 @@ export function buildChunks(idKey: string, loaded: LoadedContent, settings: Chun
       chunkOverlap: settings.chunkOverlap,
       markdown: loaded.markdown,
       pageStarts: loaded.pageStarts,
+      codeBlocks: loaded.codeBlocks,
     });
   }
   const lang = loaded.code?.lang;

@@ -14,7 +14,7 @@ import { BM25_SEGMENTS_SQL } from "./lexical-schema.js";
 export const APPLICATION_ID = "GRK1";
 
 /** The schema version this build writes. A collection with a higher version is refused. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export interface Migration {
   version: number;
@@ -110,12 +110,22 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     sql: BM25_SEGMENTS_SQL,
   },
   {
-    // Moves and cross-file verification look documents up by fingerprint and chunks by text hash
-    // (docs/decisions/0030-moves-and-cross-file-verification.md).
+    // A chunk may have one vector per window (window policy "max", docs/decisions/0032-max-over-windows.md):
+    // existing vectors become window 0, which is what they are.
     version: 3,
     sql: `
-      CREATE INDEX documents_by_fingerprint ON documents(fingerprint);
-      CREATE INDEX chunks_by_text_hash ON chunks(text_hash);
+      ALTER TABLE vectors ADD COLUMN win smallint NOT NULL DEFAULT 0 CHECK (win >= 0);
+      ALTER TABLE vectors DROP CONSTRAINT vectors_pkey;
+      ALTER TABLE vectors ADD PRIMARY KEY (chunk, win);
+    `,
+  },
+  {
+    // Moves and cross-file verification look documents up by fingerprint and chunks by text hash
+    // (docs/decisions/0030-moves-and-cross-file-verification.md).
+    version: 4,
+    sql: `
+      CREATE INDEX IF NOT EXISTS documents_by_fingerprint ON documents(fingerprint);
+      CREATE INDEX IF NOT EXISTS chunks_by_text_hash ON chunks(text_hash);
     `,
   },
 ];

@@ -114,8 +114,8 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     // (docs/decisions/0030-moves-and-cross-file-verification.md).
     version: 4,
     sql: `
-      CREATE INDEX documents_by_fingerprint ON documents(fingerprint);
-      CREATE INDEX chunks_by_text_hash ON chunks(text_hash);
+      CREATE INDEX IF NOT EXISTS documents_by_fingerprint ON documents(fingerprint);
+      CREATE INDEX IF NOT EXISTS chunks_by_text_hash ON chunks(text_hash);
     `,
   },
 ];
