@@ -18,7 +18,7 @@ export const ALLOWED = {
   extract: ["core", "obs"],
   store: ["core", "analysis", "obs"],
   embed: ["core", "obs", "net", "store"],
-  cite: ["core", "obs", "source", "net", "extract", "store"],
+  cite: ["core", "analysis", "obs", "source", "net", "extract", "store"],
   ingest: ["core", "analysis", "obs", "source", "net", "extract", "store", "embed"],
   retrieve: ["core", "analysis", "obs", "net", "store", "embed"],
   answer: ["core", "analysis", "obs", "net", "store", "embed", "retrieve", "cite"],

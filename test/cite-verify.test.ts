@@ -270,10 +270,23 @@ const ROWS: Row[] = [
     expect: { verdict: "unresolvable", detail: /^document '[0-9a-f]{32}' is not in collection 'verdicts'; only sources the collection indexed are verified\.$/ },
   },
   {
-    name: "unresolvable: the indexed document has another source",
+    name: "unresolvable: the indexed document has another source (never one of its own)",
     files: { doc: DOC },
     ctx: (c) => ({ indexed: { ...indexedAs(c), source: join(base, "other.md") } }),
     expect: { verdict: "unresolvable", detail: /^the citation's source does not match the indexed document '[0-9a-f]{32}'; only sources/ },
+  },
+  {
+    // The document moved (issue 28): it is checked at its indexed source, never at the cited one.
+    name: "unresolvable: the indexed document moved to a source that is gone",
+    files: { doc: DOC },
+    ctx: (c) => ({ indexed: { ...indexedAs(c), source: join(base, "other.md"), metadata: { moved_from: [c.source] } } }),
+    expect: { verdict: "unresolvable", detail: /^the document moved from \S+doc to \S+other\.md; the source file no longer exists\.$/ },
+  },
+  {
+    name: "drifted: the indexed document moved, the cited text is at its new source (relocated names it)",
+    files: { doc: "bytes", moved: DOC },
+    ctx: (c) => ({ indexed: { ...indexedAs(c), source: join(dirname(c.source), "moved"), metadata: { moved_from: [c.source] } }, originalText: CITED }),
+    expect: { verdict: "drifted", detail: /^the document moved from \S+doc to \S+moved; the cited text is there at code points 18-33 \(line 3\)\.$/ },
   },
   {
     name: "unresolvable: the indexed document has another source class",

@@ -153,12 +153,30 @@ describe("grk ingest --watch", () => {
     writeFileSync(join(docs, "two.md"), "# Two\n\nThe second note.\n");
     const w = ingestWatch([docs, "--index-dir", join(root, "idx")], root);
     expect(await eventually(() => batchLines(w.log()).length === 1, 20_000)).toBe(true);
-    expect(batchLines(w.log())[0]).toMatch(/watch: initial scan of 1 folder\(s\): 2 indexed, 0 removed, 0 unchanged, 0 failed/);
+    expect(batchLines(w.log())[0]).toMatch(/watch: initial scan of 1 folder\(s\): 2 indexed, 0 moved, 0 removed, 0 unchanged, 0 failed/);
 
     writeFileSync(join(docs, "three.md"), "# Three\n\nThe third note.\n");
     expect(await eventually(() => batchLines(w.log()).length === 2, 20_000)).toBe(true);
     expect(batchLines(w.log())[1]).toMatch(/watch: batch of 1 change\(s\): 1 indexed/);
     expect(w.log().filter((l) => l.includes("initial scan"))).toHaveLength(1);
+    w.child.kill("SIGTERM");
+    expect(await new Promise((r) => w.child.on("exit", r))).toBe(0);
+  });
+
+  it("logs a file renamed into another folder as a move, keeping its document", async () => {
+    const root = join(work.dir, "move");
+    const docs = join(root, "docs");
+    mkdirSync(join(docs, "old"), { recursive: true });
+    mkdirSync(join(docs, "new"), { recursive: true });
+    writeFileSync(join(docs, "old", "note.md"), "# Note\n\nThe lighthouse keeper moved house.\n");
+    writeFileSync(join(docs, "stays.md"), "# Stays\n\nThis one stays put.\n");
+    const w = ingestWatch([docs, "--index-dir", join(root, "idx")], root);
+    expect(await eventually(() => batchLines(w.log()).length === 1, 20_000)).toBe(true);
+
+    renameSync(join(docs, "old", "note.md"), join(docs, "new", "note.md"));
+    expect(await eventually(() => batchLines(w.log()).length === 2, 20_000)).toBe(true);
+    expect(batchLines(w.log())[1]).toMatch(/: 0 indexed, 1 moved, 0 removed, /);
+    expect(w.log().some((l) => l.includes(`watch: moved ${join(docs, "old", "note.md")} -> ${join(docs, "new", "note.md")}`))).toBe(true);
     w.child.kill("SIGTERM");
     expect(await new Promise((r) => w.child.on("exit", r))).toBe(0);
   });

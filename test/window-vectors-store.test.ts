@@ -243,7 +243,7 @@ describe("one vector per window in every store", () => {
       UPDATE meta SET value = '2' WHERE key = 'schema_version';`], { stdio: "pipe" });
     store = await PostgresStore.open(config, "main", { create: false });
     try {
-      expect((await store.stats()).schema_version).toBe(3);
+      expect((await store.stats()).schema_version).toBe(4);
       expect(await store.countVectors()).toBe(CHUNKS_PER_DOC);
       expect(await store.countChunksWithVectors()).toBe(CHUNKS_PER_DOC);
       const hits = await store.searchVectors(single[2]!, 1);

@@ -7,8 +7,8 @@
 import type { Citation, Verification } from "../core/contracts.js";
 import { GroundkitError } from "../core/errors.js";
 import { chunkIdFor } from "../core/ids.js";
-import { sha256 } from "../core/text.js";
 import { spanCitationInContent, spanCitationInPassage, type DocumentFields } from "../cite/span-citation.js";
+import { wholeDocumentCitation } from "../cite/read-indexed.js";
 import type { PassageCheck } from "./grounding.js";
 import { findQuote, normaliseQuote } from "./quote-match.js";
 
@@ -111,17 +111,7 @@ export async function verifyQuoteInDocument(quote: string, documentId: string, s
   const doc = await sources.document(documentId);
   if (!doc) throw new GroundkitError("DOCUMENT_NOT_FOUND", `No document ${documentId} in collection '${collection}'.`);
   // An empty span at the start: checking it reads the source through the usual containment and class rules.
-  const probe: Citation = {
-    ...doc,
-    chunk_id: "document",
-    start_offset: 0,
-    end_offset: 0,
-    start_line: 1,
-    end_line: 1,
-    page_start: null,
-    page_end: null,
-    text_hash: sha256(""),
-  };
+  const probe = wholeDocumentCitation(doc);
   const check = await sources.check(probe, undefined);
   const base = { quote, scope: "document" as const, chunk_id: null, document_id: documentId };
   if (!check.content) {

@@ -10,7 +10,10 @@ import type { StoredDocument } from "../store/store.js";
 import { unresolvable } from "./resolution-error.js";
 
 /** What the collection recorded for a document: the only source verification may read for it. */
-export type IndexedSource = Pick<StoredDocument, "source" | "source_class" | "extractor">;
+export type IndexedSource = Pick<StoredDocument, "source" | "source_class" | "extractor"> & {
+  /** The document's metadata, where the sources it had before it moved are recorded (core/ids.ts formerSources). */
+  metadata?: Record<string, unknown> | undefined;
+};
 
 /** Throw `unresolvable` unless `indexed` (the collection's row for the citation's document id) vouches for the citation's source. */
 export function assertIndexedSource(citation: Citation, indexed: IndexedSource | undefined, collection: string): void {

@@ -21,6 +21,7 @@ import { spanCitationInContent } from "./span-citation.js";
 import type { LocationMap } from "../core/locations.js";
 import { assertIndexedSource } from "./indexed-source.js";
 import { codePointsOf, obtainContent, type VerifyContext } from "./verify.js";
+import { wholeDocumentCitation } from "./read-indexed.js";
 
 /** Code points `get` returns when no budget is named, and the most it ever returns. */
 export const DOCUMENT_CHARS = { default: 20_000, max: 200_000 } as const;
@@ -68,21 +69,8 @@ export async function readDocumentLines(
   ctx: VerifyContext,
   chunkIdAt: (offset: number) => Promise<string | undefined>,
 ): Promise<DocumentLines> {
-  const whole: Citation = {
-    document_id: doc.document_id,
-    chunk_id: "",
-    source: doc.source,
-    source_class: doc.source_class,
-    extractor: doc.extractor,
-    start_offset: 0,
-    // Only source, class and extractor matter for reading; the span is the whole text.
-    end_offset: 0,
-    start_line: 1,
-    end_line: 1,
-    page_start: null,
-    page_end: null,
-    text_hash: doc.content_hash,
-  };
+  // Only source, class and extractor matter for reading; the span is the whole text.
+  const whole = wholeDocumentCitation(doc);
   let content: CodePointText;
   let pageStarts: readonly number[] | undefined;
   let sourceLines: SourceLineMap | undefined;

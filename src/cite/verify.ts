@@ -11,12 +11,14 @@ import { isAbsolute } from "node:path";
 import type { Citation, Verification } from "../core/contracts.js";
 import { resolveContained } from "../core/containment.js";
 import { GroundkitError } from "../core/errors.js";
+import { formerSources } from "../core/ids.js";
 import { locationLabel, type LocationMap } from "../core/locations.js";
 import { pageRange } from "../core/pages.js";
 import { sourceLineRange, type SourceLineMap } from "../core/source-lines.js";
 import { CodePointText, codePointLength, sha256 } from "../core/text.js";
 import { isUrlSource } from "../net/url-shape.js";
 import { ATTR, withSpan } from "../obs/tracing.js";
+import { findElsewhere, type ElsewhereLookup } from "./find-elsewhere.js";
 import { assertIndexedSource, type IndexedSource } from "./indexed-source.js";
 import { ResolutionError, unresolvable } from "./resolution-error.js";
 import { readTextSource } from "./read-text-source.js";
@@ -47,6 +49,18 @@ export interface VerifyContext {
    * per citation; only the read after it is shared. Failures are not cached.
    */
   readCache?: Map<string, Promise<SourceText>> | undefined;
+  /**
+   * How to look for the cited text in the collection's other documents when it
+   * is not where the citation says (find-elsewhere.ts); absent: only the cited
+   * document is checked.
+   */
+  elsewhere?: ElsewhereContext | undefined;
+}
+
+/** What looking elsewhere needs: the index lookups, and the cited text when the caller did not give it. */
+export interface ElsewhereContext extends ElsewhereLookup {
+  /** The cited text as the collection knows it, by the citation's hash (undefined when it does not). */
+  citedText(citation: Citation): Promise<string | undefined>;
 }
 
 /** A verification and, when the source could be read, what was read. */
@@ -80,17 +94,75 @@ async function checkUntraced(
   citation: Citation,
   ctx: VerifyContext,
 ): Promise<CheckedCitation> {
+  // A document that moved keeps its id: a citation of a source it had is checked at its current source.
+  const movedTo =
+    ctx.indexed && ctx.indexed.source !== citation.source && formerSources(ctx.indexed.metadata).includes(citation.source)
+      ? ctx.indexed.source
+      : undefined;
+  const cited = movedTo === undefined ? citation : { ...citation, source: movedTo };
+  const moveNote = movedTo === undefined ? "" : `the document moved from ${citation.source} to ${movedTo}; `;
   try {
-    assertIndexedSource(citation, ctx.indexed, ctx.collection);
-    const source = await obtainContent(citation, ctx);
+    assertIndexedSource(cited, ctx.indexed, ctx.collection);
+    const source = await obtainContent(cited, ctx);
     const content = codePointsOf(source);
     const current = { content, pageStarts: source.pageStarts, sourceLines: source.sourceLines, locations: source.locations };
-    const verification = compare(citation, current, ctx.originalText);
-    return { verification, ...current };
+    const { start_offset: start, end_offset: end } = citation;
+    const textHere = end <= content.length && sha256(content.slice(start, end)) === citation.text_hash;
+    let verification = compare(cited, current, ctx.originalText);
+    if (!textHere && !verification.relocated && trustedOriginal(citation, ctx.originalText) === undefined && ctx.elsewhere) {
+      // The caller did not give the cited text: the index may know it, to find it in this document first.
+      verification = compare(cited, current, await ctx.elsewhere.citedText(citation));
+    }
+    if (movedTo !== undefined && (textHere || verification.relocated)) {
+      return { verification: followedMove(citation, movedTo, moveNote, current, verification), ...current };
+    }
+    if (textHere || verification.relocated) return { verification, ...current };
+    const found = await lookElsewhere(citation, ctx, moveNote + verification.detail, citation.document_id);
+    return found ?? { verification: { ...verification, detail: moveNote + verification.detail }, ...current };
   } catch (err) {
-    if (err instanceof ResolutionError) return { verification: { verdict: err.verdict, detail: err.detail } };
-    throw err;
+    if (!(err instanceof ResolutionError)) throw err;
+    const found = await lookElsewhere(citation, ctx, moveNote + err.detail, undefined);
+    return found ?? { verification: { verdict: err.verdict, detail: moveNote + err.detail } };
   }
+}
+
+/**
+ * The verdict for the text of a moved document found in it (at its offsets or
+ * relocated in it): always `drifted`, since the citation names the old source,
+ * with the new source, document and lines in `relocated`.
+ */
+function followedMove(citation: Citation, movedTo: string, moveNote: string, current: Current, verification: Verification): Verification {
+  const { start_offset, end_offset } = verification.relocated ?? citation;
+  const lines = current.content.lineRange(start_offset, end_offset);
+  const relocated = { start_offset, end_offset, document_id: citation.document_id, source: movedTo, start_line: lines.startLine, end_line: lines.endLine };
+  if (verification.relocated) return { verdict: "drifted", detail: moveNote + verification.detail, relocated };
+  const there = `the cited text is there at code points ${start_offset}-${end_offset} (${span("line", lines.startLine, lines.endLine)}).`;
+  return { verdict: "drifted", detail: moveNote + there, relocated };
+}
+
+/**
+ * The cited text found in another indexed document, as a `drifted`
+ * verification saying where; undefined when the text is unknown or nowhere.
+ * `skip` is the document already checked.
+ */
+async function lookElsewhere(citation: Citation, ctx: VerifyContext, why: string, skip: string | undefined): Promise<CheckedCitation | undefined> {
+  const elsewhere = ctx.elsewhere;
+  if (!elsewhere) return undefined;
+  const text = trustedOriginal(citation, ctx.originalText) ?? (await elsewhere.citedText(citation));
+  if (text === undefined || sha256(text) !== citation.text_hash) return undefined;
+  // The cited document at its current source, when it cannot have been checked yet (its class or extractor changed).
+  const first = skip === undefined ? await elsewhere.store.getDocument(citation.document_id) : undefined;
+  const outcome = await findElsewhere(citation, text, elsewhere, { first, skip });
+  if (outcome.kind === "none") return undefined;
+  if (outcome.kind === "ambiguous") {
+    const [a, b] = outcome.places;
+    const detail = `${why} The cited text occurs at several places in the collection (${a!.source} ${span("line", a!.start_line, a!.end_line)}, ${b!.source} ${span("line", b!.start_line, b!.end_line)}…), so none is named as where it went.`;
+    return { verification: { verdict: "drifted", detail } };
+  }
+  const found = outcome.found;
+  const current = { content: found.content, pageStarts: found.source.pageStarts, sourceLines: found.source.sourceLines, locations: found.source.locations };
+  const where = found.doc.document_id === citation.document_id ? ` in ${found.doc.source}` : ` in ${found.doc.source} (document ${found.doc.document_id})`;
+  return { verification: { verdict: "drifted", detail: `${why}${relocationHint(found.relocated, current, text, where)}`, relocated: found.relocated } };
 }
 
 /**
@@ -253,7 +325,12 @@ function trustedOriginal(citation: Citation, originalText: string | undefined): 
   return originalText && sha256(originalText) === citation.text_hash ? originalText : undefined;
 }
 
-function relocationHint(moved: Relocation | undefined, { content, pageStarts, sourceLines, locations }: Current, original: string | undefined): string {
+function relocationHint(
+  moved: Relocation | undefined,
+  { content, pageStarts, sourceLines, locations }: Current,
+  original: string | undefined,
+  where = "",
+): string {
   if (!moved) return original === undefined ? "" : " The cited text no longer occurs in the source.";
   const lines = content.lineRange(moved.start_offset, moved.end_offset);
   const pages = pageStarts && pageRange(pageStarts, moved.start_offset, moved.end_offset);
@@ -262,7 +339,7 @@ function relocationHint(moved: Relocation | undefined, { content, pageStarts, so
   const inFile = fileLines ? `, file ${span("line", fileLines.startLine, fileLines.endLine)}` : "";
   const location = locations && locationLabel(locations, moved.start_offset, moved.end_offset);
   const at = location ? `, at ${location}` : "";
-  return ` The cited text now sits at code points ${moved.start_offset}-${moved.end_offset} (lines ${lines.startLine}-${lines.endLine})${onPages}${inFile}${at}.`;
+  return ` The cited text now sits${where} at code points ${moved.start_offset}-${moved.end_offset} (lines ${lines.startLine}-${lines.endLine})${onPages}${inFile}${at}.`;
 }
 
 /** "line 7" or "lines 7-8". */

@@ -157,7 +157,7 @@ const UNSUPPORTED_LISTED = 20;
  */
 export function printSummary(s: IngestSummary, opts: { listUnsupported?: boolean } = {}): void {
   println(
-    `files seen ${s.files_seen}, indexed ${s.indexed}, unchanged ${s.unchanged}, removed ${s.removed}, ` +
+    `files seen ${s.files_seen}, indexed ${s.indexed}, unchanged ${s.unchanged}, moved ${s.moved}, removed ${s.removed}, ` +
       `chunks written ${s.chunks_written}${s.vectors_written ? `, vectors written ${s.vectors_written}` : ""}, ` +
       `failed ${s.failed.length} (${(s.duration_ms / 1000).toFixed(2)} s)`,
   );

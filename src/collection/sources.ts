@@ -7,20 +7,23 @@ import { resolve, sep } from "node:path";
 import { DEFAULTS } from "../core/config.js";
 import type { Citation } from "../core/contracts.js";
 import { readExtractedSource } from "../cite/read-extracted-source.js";
+import { elsewhereIn } from "../cite/read-indexed.js";
 import { readSnapshotSource } from "../cite/read-snapshot-source.js";
 import type { SourceText } from "../cite/source-text.js";
 import { checkCitation, type VerifyContext } from "../cite/verify.js";
-import type { Store, StoredChunk } from "../store/store.js";
+import type { Store, StoredChunk, StoredDocument } from "../store/store.js";
 import type { CollectionCore } from "./core.js";
 
-/** How each source class obtains its current text. */
+/** How each source class obtains its current text, and how cited text is looked for in other documents (cite/find-elsewhere.ts). */
 export function readers(core: CollectionCore) {
-  return {
+  const perClass = {
     collection: core.name,
     maxFileSize: DEFAULTS.maxFileSize,
     readExtracted: (c: Citation, realPath: string) => readExtractedSource(c, realPath, DEFAULTS.maxFileSize, core.options.extraction),
     readSnapshot: (c: Citation) => readSnapshotSource(c, core.snapshots),
   };
+  const baseDirOf = async (doc: StoredDocument) => doc.base_dir ?? (await recordedBaseDirFor(core, doc.source));
+  return { ...perClass, elsewhere: elsewhereIn(core.store, perClass, baseDirOf) };
 }
 
 export function verifyContext(core: CollectionCore, chunk: StoredChunk, baseDir: string | undefined): VerifyContext {

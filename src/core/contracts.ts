@@ -68,8 +68,21 @@ export type Citation = z.infer<typeof CitationSchema>;
 export interface Verification {
   verdict: Verdict;
   detail: string;
-  /** Where the cited text now sits, when it moved (still `drifted`). */
-  relocated?: { start_offset: number; end_offset: number } | undefined;
+  /**
+   * Where the cited text now sits, when it moved (still `drifted`). In another
+   * document, or the cited one at another source (a moved file), it also names
+   * that document, its source and the lines there.
+   */
+  relocated?:
+    | {
+        start_offset: number;
+        end_offset: number;
+        document_id?: string | undefined;
+        source?: string | undefined;
+        start_line?: number | undefined;
+        end_line?: number | undefined;
+      }
+    | undefined;
 }
 
 /** A chunk as produced by the chunker: a span of its document's content. */

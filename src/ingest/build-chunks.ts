@@ -20,9 +20,11 @@ export interface ChunkSettings {
 /**
  * Chunk a document's content and prepare the rows to store. A code file with
  * a syntax tree is cut along it (and the tree freed); anything else, code
- * chunked by lines included, goes through the text chunker.
+ * chunked by lines included, goes through the text chunker. Chunk ids derive
+ * from `idKey`: the document's source, or for a document that moved, the key
+ * its ids were first derived from (ingest/document-identity.ts).
  */
-export function buildChunks(source: string, loaded: LoadedContent, settings: ChunkSettings): NewChunk[] {
+export function buildChunks(idKey: string, loaded: LoadedContent, settings: ChunkSettings): NewChunk[] {
   const tree = loaded.code?.tree;
   let spans: Array<ChunkSpan & { symbols?: CodeSymbol[]; within?: CodeSymbol[] }>;
   if (tree) {
@@ -47,7 +49,7 @@ export function buildChunks(source: string, loaded: LoadedContent, settings: Chu
     const textHash = sha256(span.text);
     const fileLines = sourceLines ? sourceLineRange(sourceLines, span.start, span.end) : undefined;
     return {
-      chunk_id: chunkIdFor(source, span.start, span.end, textHash),
+      chunk_id: chunkIdFor(idKey, span.start, span.end, textHash),
       ordinal,
       text: span.text,
       start_offset: span.start,

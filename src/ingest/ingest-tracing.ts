@@ -10,6 +10,7 @@ interface IngestCounts {
   indexed: number;
   unchanged: number;
   removed: number;
+  moved: number;
   failed: readonly unknown[];
   unsupported: readonly unknown[];
   chunks_written: number;
@@ -35,6 +36,7 @@ export function recordIngestSummary(span: Span, summary: IngestCounts): void {
     "groundkit.ingest.indexed": summary.indexed,
     "groundkit.ingest.unchanged": summary.unchanged,
     "groundkit.ingest.removed": summary.removed,
+    "groundkit.ingest.moved": summary.moved,
     "groundkit.ingest.failed": summary.failed.length,
     "groundkit.ingest.unsupported": summary.unsupported.length,
     "groundkit.ingest.chunks_written": summary.chunks_written,

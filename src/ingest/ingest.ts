@@ -10,7 +10,6 @@ import { readContainedFile } from "../source/contained-read.js";
 import type { SourceClass } from "../core/contracts.js";
 import { fsErrorToGroundkit } from "../core/containment.js";
 import { GroundkitError, toGroundkitError } from "../core/errors.js";
-import { documentIdFor } from "../core/ids.js";
 import { sha256 } from "../core/text.js";
 import type { StoredDocument, Store } from "../store/store.js";
 import type { ChunkVectors } from "../store/vectors.js";
@@ -22,9 +21,11 @@ import { ATTR, withSpan } from "../obs/tracing.js";
 import { buildChunks, type ChunkSettings } from "./build-chunks.js";
 import { CHUNKER_VERSION, type ChunkingDecision } from "./chunking-settings.js";
 import { discoverFiles } from "./discover.js";
+import { identityFor, identityMetadata, type DocumentIdentity } from "./document-identity.js";
 import type { Dispatcher, LoadedContent, Loader } from "./dispatch.js";
 import { parseFrontMatter } from "./front-matter.js";
 import { INGEST_SPANS } from "./ingest-tracing.js";
+import { goneDocumentsWith, movedMetadata, pairMoves, type MoveCandidate } from "./moves.js";
 import {
   DEFAULT_WRITE_BATCH_LIMITS,
   DENSE_WRITE_BATCH_LIMITS,
@@ -50,13 +51,15 @@ export interface IngestOptions extends ChunkSettings {
   onChange?: ((change: DocumentChange) => void) | undefined;
 }
 
-/** A document an ingest run wrote or removed. */
+/** A document an ingest run wrote, moved or removed. */
 export interface DocumentChange {
   /** The path, or the URL with any credentials or query redacted. */
   source: string;
-  change: "added" | "replaced" | "removed";
-  /** Chunks written (0 for a removal). */
+  change: "added" | "replaced" | "moved" | "removed";
+  /** Chunks written (0 for a move or a removal). */
   chunks: number;
+  /** A move's previous path. */
+  from?: string | undefined;
 }
 
 export interface IngestProgress {
@@ -79,6 +82,8 @@ export interface IngestSummary {
   indexed: number;
   unchanged: number;
   removed: number;
+  /** Documents whose file moved to another path in this walk: same id and chunks, new source (ingest/moves.ts). */
+  moved: number;
   skipped: Array<{ source: string; reason: string }>;
   /** Code files indexed by lines instead of their syntax (a parse error, a grammar that would not load), and why. */
   indexed_by_lines: Array<{ source: string; reason: string }>;
@@ -110,6 +115,7 @@ export function emptySummary(): IngestSummary {
     indexed: 0,
     unchanged: 0,
     removed: 0,
+    moved: 0,
     skipped: [],
     indexed_by_lines: [],
     unsupported: [],
@@ -139,6 +145,7 @@ export function mergeSummaries(all: readonly IngestSummary[]): IngestSummary {
     out.indexed += s.indexed;
     out.unchanged += s.unchanged;
     out.removed += s.removed;
+    out.moved += s.moved;
     out.chunks_written += s.chunks_written;
     out.vectors_written += s.vectors_written;
     out.duration_ms += s.duration_ms;
@@ -163,6 +170,8 @@ export class Ingestor {
   /** Inputs this run reached, in order. */
   readonly reached: ReachedInput[] = [];
   private readonly batch: WriteBatch;
+  /** New files of this walk whose content the collection already holds elsewhere: moves or copies, decided after the walk. */
+  private moveCandidates: MoveCandidate[] = [];
   private lastBreath = performance.now();
 
   constructor(
@@ -182,7 +191,7 @@ export class Ingestor {
       else await this.ingestPath(resolve(input));
     }
     this.summary.duration_ms = Math.round(performance.now() - started);
-    if (this.summary.indexed > 0 || this.summary.removed > 0) {
+    if (this.summary.indexed > 0 || this.summary.removed > 0 || this.summary.moved > 0) {
       await this.store.setMeta("last_ingest_at", new Date().toISOString());
     }
     return this.summary;
@@ -235,7 +244,7 @@ export class Ingestor {
             this.fail(entry.path, entry.error);
             continue;
           }
-          await this.ingestFile(entry.path, entry.realPath, baseDir);
+          await this.ingestFile(entry.path, entry.realPath, baseDir, isDir);
           if (this.batch.full()) await this.commitBatch();
           await this.breathe();
         }
@@ -246,11 +255,18 @@ export class Ingestor {
         await this.commitBatch();
       }
     });
-    if (isDir) await this.prune(path);
+    if (isDir) {
+      await this.settleMoves(path);
+      await this.prune(path);
+    }
   }
 
-  /** `realPath` is the one discovery checked for containment: the read opens that, never `path` again. */
-  private async ingestFile(path: string, realPath: string, baseDir: string): Promise<void> {
+  /**
+   * `realPath` is the one discovery checked for containment: the read opens that, never `path` again.
+   * With `mayMove` (a folder walk), a new file whose fingerprint the collection already holds is set
+   * aside until the walk knows whether it is a move.
+   */
+  private async ingestFile(path: string, realPath: string, baseDir: string, mayMove: boolean): Promise<void> {
     this.progress(path);
     const loader = await this.dispatcher.forPath(path);
     if (!loader) {
@@ -274,8 +290,13 @@ export class Ingestor {
         return;
       }
       const { bytes, fingerprint } = read;
+      if (mayMove && !read.replaces && (await this.store.documentsWithFingerprint(fingerprint, 1)).length > 0) {
+        this.moveCandidates.push({ path, realPath, baseDir, fingerprint });
+        return;
+      }
       const loaded = await this.extract(loader, bytes, path);
-      const pending = this.prepareDocument(path, baseDir, fingerprint, loaded, {
+      const identity = await identityFor(this.store, path);
+      const pending = this.prepareDocument(path, identity, baseDir, fingerprint, loaded, {
         ext: extname(path).toLowerCase(),
         rel_path: relative(baseDir, path),
       });
@@ -315,6 +336,7 @@ export class Ingestor {
       const loaded = await this.extract(loader, res.body, label, { charset: res.charset });
       const pending = this.prepareDocument(
         res.url,
+        await identityFor(this.store, res.url),
         null,
         fingerprint,
         // A snapshot stores the extracted text only: its source lines could never be re-checked.
@@ -348,6 +370,7 @@ export class Ingestor {
   /** Chunk one loaded document; undefined when there is nothing to index. */
   private prepareDocument(
     source: string,
+    identity: DocumentIdentity,
     baseDir: string | null,
     fingerprint: string,
     loaded: LoadedContent,
@@ -360,13 +383,13 @@ export class Ingestor {
     }
     if (loaded.code?.fallback) this.summary.indexed_by_lines.push({ source, reason: loaded.code.fallback });
     const chunks = withSpan(INGEST_SPANS.chunk, {}, (span) => {
-      const built = buildChunks(source, loaded, this.opts);
+      const built = buildChunks(identity.idKey, loaded, this.opts);
       span.setAttribute("groundkit.ingest.chunks", built.length);
       return built;
     });
     const front = loaded.markdown ? parseFrontMatter(loaded.content) : {};
     const doc: StoredDocument = {
-      document_id: documentIdFor(source),
+      document_id: identity.document_id,
       source,
       source_class: loaded.sourceClass,
       extractor: loaded.extractor,
@@ -380,6 +403,8 @@ export class Ingestor {
         ...(loaded.title ? { title: loaded.title } : {}),
         ...(loaded.code ? { lang: loaded.code.lang, ...(loaded.code.fallback ? { chunking: loaded.code.fallback } : {}) } : {}),
         ...front,
+        // After the front matter: a field of the file must not change which id the document has.
+        ...identityMetadata(identity, source),
       },
     };
     return { doc, chunks };
@@ -437,6 +462,43 @@ export class Ingestor {
     this.summary.indexed++;
     this.summary.chunks_written += pending.chunks.length;
     this.summary.vectors_written += pending.vectors?.reduce((n, v) => n + vectorCount(v), 0) ?? 0;
+  }
+
+  /**
+   * Decide the walk's move candidates: each one paired with a gone document of
+   * the same fingerprint takes that document over (same id and chunks, its new
+   * source); the others are ingested as new documents (copies). Then pruning
+   * removes what is still unseen.
+   */
+  private async settleMoves(folder: string): Promise<void> {
+    const candidates = this.moveCandidates;
+    this.moveCandidates = [];
+    if (candidates.length === 0) return;
+    const gone = await goneDocumentsWith(this.store, folder, new Set(candidates.map((c) => c.fingerprint)));
+    const { moves, unpaired } = pairMoves(candidates, gone);
+    const done = await this.store.transaction(async (tx) => {
+      const out: typeof moves = [];
+      for (const move of moves) {
+        const to = { source: move.to.path, base_dir: move.to.baseDir, metadata: movedMetadata(move) };
+        try {
+          if (await tx.moveDocument(move.from.document_id, to)) out.push(move);
+        } catch {
+          // Rolled back alone (a savepoint): the file is then ingested as a new document below.
+        }
+      }
+      return out;
+    });
+    for (const { from, to } of done) {
+      this.summary.moved++;
+      this.opts.onChange?.({ source: to.path, change: "moved", chunks: 0, from: from.source });
+    }
+    const moved = new Set(done.map((m) => m.to.path));
+    for (const c of unpaired.concat(moves.filter((m) => !moved.has(m.to.path)).map((m) => m.to))) {
+      await this.ingestFile(c.path, c.realPath, c.baseDir, false);
+      if (this.batch.full()) await this.commitBatch();
+      await this.breathe();
+    }
+    await this.commitBatch();
   }
 
   /**

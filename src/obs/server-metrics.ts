@@ -24,6 +24,7 @@ export interface IngestCounts {
   indexed: number;
   unchanged: number;
   removed: number;
+  moved: number;
   failed: Array<{ code: string }>;
   chunks_written: number;
   vectors_written: number;
@@ -161,6 +162,7 @@ export class ServerMetrics {
     this.ingestDocuments.inc({ outcome: "indexed" }, counts.indexed);
     this.ingestDocuments.inc({ outcome: "unchanged" }, counts.unchanged);
     this.ingestDocuments.inc({ outcome: "removed" }, counts.removed);
+    this.ingestDocuments.inc({ outcome: "moved" }, counts.moved);
     this.ingestDocuments.inc({ outcome: "failed" }, counts.failed.length);
     this.ingestChunks.inc(counts.chunks_written);
     this.ingestVectors.inc(counts.vectors_written);

@@ -175,6 +175,13 @@ export interface DocumentRef {
   source_class: SourceClass;
 }
 
+/** Where {@link Store.moveDocument} puts a document: its new source, base dir and metadata. */
+export interface DocumentMove {
+  source: string;
+  base_dir: string | null;
+  metadata: Record<string, unknown>;
+}
+
 /** A row of {@link Store.listDocuments}: a document and how many chunks it has. */
 export interface DocumentListing extends StoredDocument {
   chunks: number;
@@ -211,6 +218,20 @@ export interface Store {
    */
   replaceDocuments(writes: readonly DocumentWrite[]): Promise<unknown[]>;
   deleteDocument(documentId: string): Promise<boolean>;
+  /**
+   * Up to `limit` documents whose fingerprint is `fingerprint`, in source order:
+   * where a new file's content was already indexed (move detection at ingest).
+   */
+  documentsWithFingerprint(fingerprint: string, limit: number): Promise<DocumentRef[]>;
+  /**
+   * Give a document another source (a file that moved), keeping its id, its
+   * chunks (ids, text, offsets), their postings and vectors; one transaction, or
+   * a savepoint of the caller's. False when no document has `documentId`.
+   * Throws when another document already has `to.source`.
+   */
+  moveDocument(documentId: string, to: DocumentMove): Promise<boolean>;
+  /** Up to `limit` chunks whose text hashes to `textHash`, in chunk id order (finding cited text elsewhere). */
+  chunksWithTextHash(textHash: string, limit: number): Promise<StoredChunk[]>;
   /**
    * Run `fn` in one write transaction, talking to the store through `tx`
    * (never through this handle: on PostgreSQL the transaction is one pooled

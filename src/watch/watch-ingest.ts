@@ -82,7 +82,10 @@ export async function watchAndIngest(opts: WatchIngestOptions): Promise<WatchHan
     let summary: IngestSummary;
     try {
       summary = await opts.ingest(folders, (c) =>
-        log.info(`watch: ${c.change} ${c.source}`, c.change === "removed" ? {} : { chunks: c.chunks }),
+        log.info(
+          c.change === "moved" ? `watch: moved ${c.from ?? "?"} -> ${c.source}` : `watch: ${c.change} ${c.source}`,
+          c.change === "removed" || c.change === "moved" ? {} : { chunks: c.chunks },
+        ),
       );
     } catch (err) {
       const e = toGroundkitError(err);
@@ -101,7 +104,7 @@ export async function watchAndIngest(opts: WatchIngestOptions): Promise<WatchHan
     failures = 0;
     for (const f of summary.failed) log.warn(`watch: failed ${f.source}: error[${f.code}] ${f.message}`);
     log.info(
-      `watch: ${describeBatch(scanned, changes)}: ${summary.indexed} indexed, ${summary.removed} removed, ` +
+      `watch: ${describeBatch(scanned, changes)}: ${summary.indexed} indexed, ${summary.moved} moved, ${summary.removed} removed, ` +
         `${summary.unchanged} unchanged, ${summary.failed.length} failed`,
       { duration_ms: Math.round(performance.now() - started) },
     );

@@ -45,6 +45,7 @@ export const ingestTool = defineTool({
     indexed: z.number().int(),
     unchanged: z.number().int(),
     removed: z.number().int(),
+    moved: z.number().int().describe("Documents whose file moved to another path: they keep their ids, chunks and citations."),
     chunks_written: z.number().int(),
     vectors_written: z.number().int(),
     skipped: z.array(z.looseObject({ source: z.string(), reason: z.string() })),

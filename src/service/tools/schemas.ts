@@ -26,7 +26,16 @@ export const CitationOut = z.looseObject(CitationSchema.shape).describe(
 export const VerificationOut = z.looseObject({
   verdict: z.enum(VERDICTS),
   detail: z.string(),
-  relocated: z.looseObject({ start_offset: z.number().int(), end_offset: z.number().int() }).optional(),
+  relocated: z
+    .looseObject({
+      start_offset: z.number().int(),
+      end_offset: z.number().int(),
+      document_id: z.string().optional().describe("Set when the text now sits in another document, or in the cited one at another source (it moved)."),
+      source: z.string().optional().describe("That document's source (path or URL)."),
+      start_line: z.number().int().optional(),
+      end_line: z.number().int().optional(),
+    })
+    .optional(),
 });
 
 /** A hit's best-matching passage; offsets are code points of the source document. */

@@ -20,6 +20,7 @@ import { countQueryTerms } from "../bm25.js";
 import type {
   ChunkFilter,
   DocumentListing,
+  DocumentMove,
   DocumentRef,
   DocumentState,
   DocumentWrite,
@@ -533,6 +534,38 @@ export class PostgresStore implements Store {
        DELETE FROM documents WHERE id IN (SELECT id FROM d)`,
       params: [sources],
     };
+  }
+
+  async documentsWithFingerprint(fingerprint: string, limit: number): Promise<DocumentRef[]> {
+    return (
+      await this.db.query<DocumentRef>(
+        `SELECT id AS rowid, document_id, source, source_class FROM documents WHERE fingerprint = $1 ORDER BY source COLLATE "C" LIMIT $2`,
+        [fingerprint, limit],
+      )
+    ).rows.map((r) => ({ ...r, rowid: Number(r.rowid) }));
+  }
+
+  moveDocument(documentId: string, to: DocumentMove): Promise<boolean> {
+    return this.tx(async (s) => {
+      const moved = await s.db.query("UPDATE documents SET source = $2, base_dir = $3, metadata = $4 WHERE document_id = $1", [
+        documentId,
+        to.source,
+        to.base_dir,
+        JSON.stringify(to.metadata),
+      ]);
+      if (moved.rowCount === 0) return false;
+      await runAll(s.db, [BUMP_GENERATION]);
+      return true;
+    });
+  }
+
+  async chunksWithTextHash(textHash: string, limit: number): Promise<StoredChunk[]> {
+    const rows = await this.db.query<JoinedRow>(
+      `SELECT ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id
+       WHERE c.text_hash = $1 ORDER BY c.chunk_id COLLATE "C" LIMIT $2`,
+      [textHash, limit],
+    );
+    return rows.rows.map(toChunk);
   }
 
   /**

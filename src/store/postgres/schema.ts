@@ -14,7 +14,7 @@ import { BM25_SEGMENTS_SQL } from "./lexical-schema.js";
 export const APPLICATION_ID = "GRK1";
 
 /** The schema version this build writes. A collection with a higher version is refused. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export interface Migration {
   version: number;
@@ -117,6 +117,15 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       ALTER TABLE vectors ADD COLUMN win smallint NOT NULL DEFAULT 0 CHECK (win >= 0);
       ALTER TABLE vectors DROP CONSTRAINT vectors_pkey;
       ALTER TABLE vectors ADD PRIMARY KEY (chunk, win);
+    `,
+  },
+  {
+    // Moves and cross-file verification look documents up by fingerprint and chunks by text hash
+    // (docs/decisions/0030-moves-and-cross-file-verification.md).
+    version: 4,
+    sql: `
+      CREATE INDEX IF NOT EXISTS documents_by_fingerprint ON documents(fingerprint);
+      CREATE INDEX IF NOT EXISTS chunks_by_text_hash ON chunks(text_hash);
     `,
   },
 ];

@@ -12,7 +12,7 @@ import { PostingsIndex } from "./postings.js";
 export const APPLICATION_ID = 0x47524b31;
 
 /** The schema version this build writes. A file with a higher version is refused. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /**
  * Migration N brings a file from version N-1 to N: SQL, then an optional step
@@ -107,6 +107,15 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
         rowid    INTEGER NOT NULL,
         checksum TEXT NOT NULL
       );
+    `,
+  },
+  {
+    // Moves and cross-file verification look documents up by fingerprint and chunks by text hash
+    // (docs/decisions/0030-moves-and-cross-file-verification.md).
+    version: 4,
+    sql: `
+      CREATE INDEX IF NOT EXISTS documents_by_fingerprint ON documents(fingerprint);
+      CREATE INDEX IF NOT EXISTS chunks_by_text_hash ON chunks(text_hash);
     `,
   },
 ];

@@ -11,6 +11,7 @@ import { chunkTokens } from "../../analysis/chunk-tokens.js";
 import type {
   ChunkFilter,
   DocumentListing,
+  DocumentMove,
   DocumentRef,
   DocumentState,
   NewChunk,
@@ -83,6 +84,9 @@ export class SqliteEngine {
     docById: Statement;
     insertDoc: Statement;
     deleteDocRow: Statement;
+    docsByFingerprint: Statement;
+    moveDoc: Statement;
+    chunksByTextHash: Statement;
     chunkRowidsOfDoc: Statement;
     insertChunk: Statement;
     chunkById: Statement;
@@ -122,6 +126,14 @@ export class SqliteEngine {
         (document_id, source, source_class, extractor, base_dir, fingerprint, content_hash, content_length, ingested_at, metadata)
         VALUES (@document_id, @source, @source_class, @extractor, @base_dir, @fingerprint, @content_hash, @content_length, @ingested_at, @metadata)`),
       deleteDocRow: db.prepare("DELETE FROM documents WHERE id = ?"),
+      docsByFingerprint: db.prepare(
+        "SELECT id AS rowid, document_id, source, source_class FROM documents WHERE fingerprint = ? ORDER BY source LIMIT ?",
+      ),
+      moveDoc: db.prepare("UPDATE documents SET source = @source, base_dir = @base_dir, metadata = @metadata WHERE document_id = @document_id"),
+      chunksByTextHash: db.prepare(
+        `SELECT ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id
+         WHERE c.text_hash = ? ORDER BY c.chunk_id LIMIT ?`,
+      ),
       chunkRowidsOfDoc: db.prepare("SELECT id FROM chunks WHERE doc_id = ?").pluck(),
       insertChunk: db.prepare(`INSERT INTO chunks
         (chunk_id, doc_id, ordinal, text, start_offset, end_offset, start_line, end_line, page_start, page_end, text_hash, metadata)
@@ -240,6 +252,24 @@ export class SqliteEngine {
       return true;
     });
     return tx.immediate();
+  }
+
+  documentsWithFingerprint(fingerprint: string, limit: number): DocumentRef[] {
+    return this.stmts.docsByFingerprint.all(fingerprint, limit) as DocumentRef[];
+  }
+
+  moveDocument(documentId: string, to: DocumentMove): boolean {
+    const tx = this.db.transaction(() => {
+      const moved = this.stmts.moveDoc.run({ document_id: documentId, source: to.source, base_dir: to.base_dir, metadata: JSON.stringify(to.metadata) });
+      if (moved.changes === 0) return false;
+      this.stmts.bumpGeneration.run();
+      return true;
+    });
+    return tx.immediate();
+  }
+
+  chunksWithTextHash(textHash: string, limit: number): StoredChunk[] {
+    return (this.stmts.chunksByTextHash.all(textHash, limit) as JoinedRow[]).map(toChunk);
   }
 
   /** Delete a document's row, chunks and postings (caller holds the transaction). */

@@ -16,6 +16,7 @@ import type { AnnOptions } from "./ann-index.js";
 import type {
   ChunkFilter,
   DocumentListing,
+  DocumentMove,
   DocumentRef,
   DocumentState,
   DocumentWrite,
@@ -174,6 +175,18 @@ export class SqliteStore implements Store {
 
   deleteDocument(documentId: string): Promise<boolean> {
     return this.run(() => this.engine.deleteDocument(documentId));
+  }
+
+  documentsWithFingerprint(fingerprint: string, limit: number): Promise<DocumentRef[]> {
+    return this.run(() => this.engine.documentsWithFingerprint(fingerprint, limit));
+  }
+
+  moveDocument(documentId: string, to: DocumentMove): Promise<boolean> {
+    return this.run(() => this.engine.moveDocument(documentId, to));
+  }
+
+  chunksWithTextHash(textHash: string, limit: number): Promise<StoredChunk[]> {
+    return this.run(() => this.engine.chunksWithTextHash(textHash, limit));
   }
 
   resetSeenSources(): Promise<void> {

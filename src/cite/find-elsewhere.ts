@@ -1,0 +1,129 @@
+/**
+ * Verify across files: when a citation's text is not where it claims (its
+ * document moved, was removed, or no longer holds the text), look for the
+ * exact cited text among the documents the collection indexed, through the
+ * index: first the citation's own document (at its current source), then
+ * documents with a chunk whose text hash is the citation's, then the best
+ * lexical matches for the cited text's terms. Only indexed documents are read
+ * (each through containment under its own base dir, like any verification),
+ * and only an exact occurrence of the cited text counts: text that merely
+ * resembles it is never a relocation, and text found at several places is
+ * not relocated to any of them.
+ */
+import { analyzeQuery } from "../analysis/analyzer.js";
+import type { Citation, Verification } from "../core/contracts.js";
+import { CodePointText, codePointLength, sha256 } from "../core/text.js";
+import type { Store, StoredDocument } from "../store/store.js";
+import type { SourceText } from "./source-text.js";
+
+/** Where an exact copy of the cited text was found in another indexed document. */
+export interface FoundElsewhere {
+  doc: StoredDocument;
+  source: SourceText;
+  content: CodePointText;
+  relocated: NonNullable<Verification["relocated"]> & { document_id: string; source: string; start_line: number; end_line: number };
+}
+
+/** What the search needs from the collection. */
+export interface ElsewhereLookup {
+  store: Pick<Store, "getDocument" | "chunksWithTextHash" | "searchLexical">;
+  /**
+   * An indexed document's current text (containment under its base dir, the
+   * recorded extractor, the stored snapshot): the same read verification does.
+   */
+  read(doc: StoredDocument): Promise<{ source: SourceText; content: CodePointText }>;
+}
+
+/** Documents read at most per citation: a bound on the work one failed verification can cause. */
+export const MAX_DOCUMENTS_READ = 12;
+/** Chunks asked of each index lookup. */
+const CHUNKS_ASKED = 24;
+/** Terms of the cited text used for the lexical lookup (the longest: a cheap stand-in for the rarest). */
+const LOOKUP_TERMS = 32;
+
+/**
+ * The cited text as the index knows it, only ever when it hashes to the
+ * citation's hash: the cited chunk itself, or the span of it a quote's
+ * citation names (a quote cites the chunk it was found in), or any chunk with
+ * that hash.
+ */
+export async function citedTextFromIndex(citation: Citation, store: Pick<Store, "getChunk" | "chunksWithTextHash">): Promise<string | undefined> {
+  const own = await store.getChunk(citation.chunk_id);
+  if (own && own.text_hash === citation.text_hash) return own.text;
+  if (own && own.start_offset <= citation.start_offset && citation.end_offset <= own.end_offset) {
+    const inside = new CodePointText(own.text).slice(citation.start_offset - own.start_offset, citation.end_offset - own.start_offset);
+    if (sha256(inside) === citation.text_hash) return inside;
+  }
+  const [same] = await store.chunksWithTextHash(citation.text_hash, 1);
+  return same && sha256(same.text) === citation.text_hash ? same.text : undefined;
+}
+
+/** The outcome of a search elsewhere: one place, several (no relocation is chosen), or none. */
+export type ElsewhereOutcome =
+  | { kind: "found"; found: FoundElsewhere }
+  | { kind: "ambiguous"; places: Array<{ source: string; start_line: number; end_line: number }> }
+  | { kind: "none" };
+
+/**
+ * Where `text` occurs exactly in the candidate documents, in the order above.
+ * A relocation is given only when the documents read hold it exactly once:
+ * text that occurs at several places (a boilerplate header, a paragraph two
+ * files share) cannot say which one the citation became, and pointing at
+ * one of them could be pointing at the wrong place. `skip` is never read
+ * (the document already checked); `first` is read before any other.
+ */
+export async function findElsewhere(
+  citation: Citation,
+  text: string,
+  lookup: ElsewhereLookup,
+  opts: { first?: StoredDocument | undefined; skip?: string | undefined } = {},
+): Promise<ElsewhereOutcome> {
+  if (text.length === 0) return { kind: "none" };
+  let read = 0;
+  const tried = new Set<string>(opts.skip === undefined ? [] : [opts.skip]);
+  const places: FoundElsewhere[] = [];
+  for await (const doc of candidates(citation, text, lookup, opts.first)) {
+    if (tried.has(doc.document_id)) continue;
+    tried.add(doc.document_id);
+    if (read++ >= MAX_DOCUMENTS_READ) break;
+    let current: Awaited<ReturnType<ElsewhereLookup["read"]>>;
+    try {
+      current = await lookup.read(doc);
+    } catch {
+      // A candidate that cannot be read now (gone, refused) holds nothing we can point at.
+      continue;
+    }
+    for (const at of occurrences(current.content, text, 2)) {
+      const end = at + codePointLength(text);
+      const lines = current.content.lineRange(at, end);
+      const relocated = { start_offset: at, end_offset: end, document_id: doc.document_id, source: doc.source, start_line: lines.startLine, end_line: lines.endLine };
+      places.push({ doc, ...current, relocated });
+    }
+    if (places.length > 1) break;
+  }
+  if (places.length === 0) return { kind: "none" };
+  if (places.length === 1) return { kind: "found", found: places[0]! };
+  return { kind: "ambiguous", places: places.map((p) => ({ source: p.doc.source, start_line: p.relocated.start_line, end_line: p.relocated.end_line })) };
+}
+
+/** Candidate documents, best first, each at most once (duplicates are skipped by the caller). */
+async function* candidates(citation: Citation, text: string, lookup: ElsewhereLookup, first: StoredDocument | undefined): AsyncGenerator<StoredDocument> {
+  if (first) yield first;
+  for (const chunk of await lookup.store.chunksWithTextHash(citation.text_hash, CHUNKS_ASKED)) yield chunk.document;
+  const terms = lookupTerms(text);
+  if (terms.length === 0) return;
+  for (const chunk of await lookup.store.searchLexical(terms, CHUNKS_ASKED)) yield chunk.document;
+}
+
+/** The cited text's distinct terms, longest first (ties in text order), at most {@link LOOKUP_TERMS}. */
+function lookupTerms(text: string): string[] {
+  const distinct = [...new Set(analyzeQuery(text))];
+  return distinct.sort((a, b) => b.length - a.length).slice(0, LOOKUP_TERMS);
+}
+
+/** The first `max` occurrences of `needle` (code-point offsets). */
+function occurrences(content: CodePointText, needle: string, max: number): number[] {
+  const out: number[] = [];
+  for (let at = content.indexOf(needle); at >= 0 && out.length < max; at = content.indexOf(needle, at + 1)) out.push(at);
+  return out;
+}

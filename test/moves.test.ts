@@ -1,0 +1,168 @@
+/**
+ * Moves at ingest and verification across files (issue 28), on real SQLite
+ * files and a real PostgreSQL server (test/support/postgres-server.ts):
+ * a renamed or moved file keeps its document id and chunk ids, and a citation
+ * taken before the move is `drifted` with the new place; text moved into
+ * another file is found there; text that only resembles the cited text is
+ * never a relocation; a file that appears twice is paired deterministically.
+ */
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openCollection, type Collection, type OpenCollectionOptions } from "../src/collection/index.js";
+import type { Citation } from "../src/core/contracts.js";
+import { tempDir } from "./support/cli.js";
+import { startPostgres, type TestPostgres } from "./support/postgres-server.js";
+
+let pg: TestPostgres;
+let work: { dir: string; cleanup: () => void };
+
+beforeAll(async () => {
+  pg = await startPostgres();
+  process.env.GRK_MOVES_PG_URL = pg.url;
+  work = tempDir("grk-moves-");
+});
+afterAll(async () => {
+  await pg?.stop();
+  work?.cleanup();
+});
+
+const ALPHA = "# Alpha\n\nThe quick brown fox jumps over the lazy dog near the riverbank.\n\nQuokkas live on Rottnest island.\n";
+const BETA = "# Beta\n\nPelicans carry fish in their throat pouches, wrote the naturalist.\n";
+const GAMMA = "# Gamma\n\nZebra stripes confuse biting flies, a field study found.\n";
+
+let n = 0;
+/** A fresh folder and collection per test, on one store kind. */
+async function setup(store: "sqlite" | "postgres"): Promise<{ folder: string; col: Collection }> {
+  const root = join(work.dir, `case-${++n}`);
+  const folder = join(root, "docs");
+  mkdirSync(join(folder, "a"), { recursive: true });
+  const opts: OpenCollectionOptions = { indexDir: join(root, "idx"), collection: `moves${n}`, create: true };
+  if (store === "postgres") opts.store = { kind: "postgres", url_env: "GRK_MOVES_PG_URL", schema: "moves" };
+  return { folder, col: await openCollection(opts) };
+}
+
+/** The citation (and text) of the top hit for `query`. */
+async function cite(col: Collection, query: string): Promise<{ citation: Citation; text: string }> {
+  const [hit] = await col.search(query);
+  expect(hit).toBeDefined();
+  return { citation: hit!.citation, text: hit!.text };
+}
+
+for (const store of ["sqlite", "postgres"] as const) {
+  describe(`moves and verification across files (${store})`, () => {
+    it("a renamed file and a file moved across folders keep their document and chunk ids; citations follow them", async () => {
+      const { folder, col } = await setup(store);
+      try {
+        writeFileSync(join(folder, "a", "alpha.md"), ALPHA);
+        writeFileSync(join(folder, "beta.md"), BETA);
+        writeFileSync(join(folder, "gamma.md"), GAMMA);
+        expect((await col.ingest([folder])).indexed).toBe(3);
+        const alpha = await cite(col, "quokkas rottnest");
+        const beta = await cite(col, "pelicans pouches");
+
+        mkdirSync(join(folder, "b"));
+        renameSync(join(folder, "a", "alpha.md"), join(folder, "b", "alpha.md")); // across folders
+        renameSync(join(folder, "beta.md"), join(folder, "beta-renamed.md")); // a rename
+        const summary = await col.ingest([folder]);
+        expect(summary).toMatchObject({ moved: 2, indexed: 0, removed: 0, unchanged: 1, chunks_written: 0 });
+
+        const movedAlpha = await cite(col, "quokkas rottnest");
+        expect(movedAlpha.citation.document_id).toBe(alpha.citation.document_id);
+        expect(movedAlpha.citation.chunk_id).toBe(alpha.citation.chunk_id);
+        expect(movedAlpha.citation.source).toBe(join(folder, "b", "alpha.md"));
+        // Its path metadata followed it: a path filter finds it at the new path only.
+        expect((await col.search("quokkas", { filters: ["path=b/*"] })).map((h) => h.document_id)).toEqual([alpha.citation.document_id]);
+        expect(await col.search("quokkas", { filters: ["path=a/*"] })).toEqual([]);
+
+        // The citation taken before the move: drifted, with the new source and the same place in it.
+        const v = await col.verify(alpha.citation);
+        expect(v.verdict).toBe("drifted");
+        expect(v.relocated).toEqual({
+          start_offset: alpha.citation.start_offset,
+          end_offset: alpha.citation.end_offset,
+          document_id: alpha.citation.document_id,
+          source: join(folder, "b", "alpha.md"),
+          start_line: alpha.citation.start_line,
+          end_line: alpha.citation.end_line,
+        });
+        expect(v.detail).toContain(`moved from ${join(folder, "a", "alpha.md")} to ${join(folder, "b", "alpha.md")}`);
+        expect((await col.verify(beta.citation)).relocated?.source).toBe(join(folder, "beta-renamed.md"));
+        // The citation of the new place verifies.
+        expect((await col.verify(movedAlpha.citation)).verdict).toBe("verified");
+
+        // Edited after the move: the same document (its id is looked up, not derived from the new path).
+        writeFileSync(join(folder, "b", "alpha.md"), ALPHA + "\nA line added later.\n");
+        expect(await col.ingest([folder])).toMatchObject({ indexed: 1, moved: 0, removed: 0 });
+        expect((await cite(col, "quokkas rottnest")).citation.document_id).toBe(alpha.citation.document_id);
+
+        // A new, different file at the old path gets an id of its own (the moved document holds the old path's id).
+        writeFileSync(join(folder, "a", "alpha.md"), GAMMA.replace("Zebra", "Okapi"));
+        expect(await col.ingest([folder])).toMatchObject({ indexed: 1, failed: [] });
+        const newcomer = await cite(col, "okapi stripes");
+        expect(newcomer.citation.source).toBe(join(folder, "a", "alpha.md"));
+        expect(newcomer.citation.document_id).not.toBe(alpha.citation.document_id);
+        expect((await col.verify(newcomer.citation)).verdict).toBe("verified");
+      } finally {
+        await col.close();
+      }
+    });
+
+    it("one file gone and two identical files appearing: the same-named one takes the id, the other is a new document", async () => {
+      const { folder, col } = await setup(store);
+      try {
+        writeFileSync(join(folder, "a", "beta.md"), BETA);
+        writeFileSync(join(folder, "gamma.md"), GAMMA);
+        await col.ingest([folder]);
+        const before = await cite(col, "pelicans pouches");
+        rmSync(join(folder, "a", "beta.md"));
+        mkdirSync(join(folder, "b"));
+        mkdirSync(join(folder, "c"));
+        writeFileSync(join(folder, "b", "copy.md"), BETA);
+        writeFileSync(join(folder, "c", "beta.md"), BETA);
+        expect(await col.ingest([folder])).toMatchObject({ moved: 1, indexed: 1, removed: 0 });
+        const docs = (await col.listDocuments()).documents;
+        const bySource = new Map(docs.map((d) => [d.source, d.document_id]));
+        expect(bySource.get(join(folder, "c", "beta.md"))).toBe(before.citation.document_id);
+        expect(bySource.get(join(folder, "b", "copy.md"))).not.toBe(before.citation.document_id);
+        expect((await col.verify(before.citation)).relocated?.source).toBe(join(folder, "c", "beta.md"));
+      } finally {
+        await col.close();
+      }
+    });
+
+    it("a section moved into another file (its file deleted) is found there; a near copy never is", async () => {
+      const { folder, col } = await setup(store);
+      try {
+        writeFileSync(join(folder, "beta.md"), BETA);
+        writeFileSync(join(folder, "gamma.md"), GAMMA);
+        await col.ingest([folder]);
+        const beta = await cite(col, "pelicans pouches");
+        const gamma = await cite(col, "zebra stripes");
+
+        // Beta's text pasted into a new file, beta.md deleted; Gamma's text left only with one letter changed.
+        writeFileSync(join(folder, "merged.md"), `# Merged\n\nSome words first.\n\n${BETA}`);
+        rmSync(join(folder, "beta.md"));
+        writeFileSync(join(folder, "gamma.md"), GAMMA.replace("biting", "bitinG"));
+        expect(await col.ingest([folder])).toMatchObject({ indexed: 2, removed: 1 });
+
+        const v = await col.verify(beta.citation, { originalText: beta.text });
+        expect(v.verdict).toBe("drifted");
+        const at = `# Merged\n\nSome words first.\n\n`.length;
+        expect(v.relocated).toMatchObject({ source: join(folder, "merged.md"), start_offset: at, end_offset: at + beta.text.length, start_line: 5 });
+        expect(v.relocated?.document_id).not.toBe(beta.citation.document_id);
+
+        const g = await col.verify(gamma.citation, { originalText: gamma.text });
+        expect(g.verdict).toBe("drifted");
+        expect(g.relocated).toBeUndefined();
+
+        // Unknown document id, text nowhere: the uninformative answer of ADR 0005, unchanged.
+        const forged = { ...beta.citation, document_id: "f".repeat(32), source: join(folder, "secret.env") };
+        const u = await col.verify(forged, { originalText: "not in any document" });
+        expect(u).toEqual({ verdict: "unresolvable", detail: `document '${"f".repeat(32)}' is not in collection '${col.name}'; only sources the collection indexed are verified.` });
+      } finally {
+        await col.close();
+      }
+    });
+  });
+}
