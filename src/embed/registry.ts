@@ -42,6 +42,8 @@ export const LocalEmbeddingConfigSchema = z
     /** How a chunk longer than the model's 256-token window is embedded. */
     window: z.enum(["first", "mean"]).optional(),
     max_windows: positiveInt.max(64).optional(),
+    /** Float or integer matrix products (`int8` is a model identity of its own). */
+    precision: z.enum(["fp32", "int8"]).optional(),
   })
   .strict();
 
