@@ -9,7 +9,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openCollection } from "../src/collection.js";
+import { openCollection } from "../src/collection/index.js";
 import { closeEmbeddingProviders } from "../src/embed/binding.js";
 import { BERT_GRAPH_VERSION } from "../src/embed/minilm/bert-graph.js";
 import { createMiniLMProvider } from "../src/embed/minilm/provider.js";
