@@ -5,11 +5,13 @@
  *
  * No ONNX file ships with the weights, so a standard BERT graph is built from
  * them (bert-graph.ts) once and cached under the user's cache directory,
- * keyed by the hash of the packaged files and the builder's version. Texts
- * are tokenized by the packaged tokenizer.json, windowed (windows.ts), sorted
- * by length and run in padded batches. A single window (a query) runs on the
- * main thread's session; larger calls go to `threads` single-threaded worker
- * sessions (session-pool.ts), two batches in flight at once.
+ * keyed by the hash of the packaged files, the builder's version and the
+ * precision (fp32, or int8 integer matrix products: docs/decisions/0033).
+ * Texts are tokenized by the packaged tokenizer.json, windowed (windows.ts)
+ * and run one window per inference call by default (no padding). A single
+ * window (a query) runs on the main thread's session; larger calls go to
+ * `threads` single-threaded worker sessions (session-pool.ts), two jobs in
+ * flight at once.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
