@@ -174,6 +174,36 @@ export function renderMarkdown(r: BenchResults, level = 2): string {
     );
   }
 
+  if (r.mcp) {
+    const m = r.mcp;
+    out.push(`${h} MCP payloads (what an agent reads)`, "");
+    out.push(
+      ...table(
+        ["payload", "bytes", "tokens (est.)"],
+        [
+          [`tools/list, read-only (${m.tools_list.read_only.tools.length} tools)`, fmt(m.tools_list.read_only.bytes, 0), fmt(m.tools_list.read_only.tokens_est, 0)],
+          ...m.tools_list.read_only.tools.map((t) => [`  ${t.name}`, fmt(t.bytes, 0), fmt(t.tokens_est, 0)]),
+          [`tools/list with the mutating tools (${m.tools_list.with_token.tools})`, fmt(m.tools_list.with_token.bytes, 0), fmt(m.tools_list.with_token.tokens_est, 0)],
+        ],
+      ),
+      "",
+      ...table(
+        ["result (mean over calls)", "calls", "text block B", "structured B", "wire B (both)", "wire median B", "wire max B", "text tokens (est.)", "structured tokens (est.)"],
+        [
+          ...(["compact", "full"] as const).map((f) => {
+            const s = m.search[f];
+            return [`search top-10, ${f}${f === "compact" ? " (MCP default)" : ""}`, fmt(s.wire.calls, 0), fmt(s.text.bytes_mean, 0), fmt(s.structured.bytes_mean, 0), fmt(s.wire.bytes_mean, 0), fmt(s.wire.bytes_median, 0), fmt(s.wire.bytes_max, 0), fmt(s.text.tokens_est_mean, 0), fmt(s.structured.tokens_est_mean, 0)];
+          }),
+          ["fetch_chunk of the top compact hit", fmt(m.fetch_chunk.calls, 0), "", "", fmt(m.fetch_chunk.bytes_mean, 0), fmt(m.fetch_chunk.bytes_median, 0), fmt(m.fetch_chunk.bytes_max, 0), "", ""],
+        ],
+      ),
+      "",
+      `${m.queries} queries of the golden corpus (evals/), through the MCP SDK's stdio client against \`grk serve-mcp\`. ` +
+        `Tokens: ${m.token_estimate}. A client hands the model the text block or the structured content, rarely both; the wire carries both.`,
+      "",
+    );
+  }
+
   if (r.verify) {
     out.push(`${h} Verification throughput`, "");
     out.push(

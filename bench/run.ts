@@ -3,7 +3,7 @@
  * `<out>/<name>.json` and `<out>/<name>.md`, print the Markdown summary.
  *
  *   --size 5k|10k|100k|1m   corpus size (5k = 5,000 documents; others count chunks). Default 5k.
- *   --only a,b,…            stages: ingest,query,verify,peer,vectors,dense,open,startup (default: all)
+ *   --only a,b,…            stages: ingest,query,verify,peer,vectors,dense,open,startup,mcp (default: all)
  *   --out DIR               results folder (default bench/results)
  *   --name NAME             results file name (default: the size, plus the stages when --only is given)
  *   --dense                 the full dense stage: a collection of --dense-chunks (default 10,000) chunks embedded by the local model

@@ -16,6 +16,7 @@ import { measureCliOpen, type CliOpenResult, type OpenPhases } from "./open.js";
 import { indexBytes, type IngestResult, type QueryResult } from "./ours.js";
 import type { PeerResult } from "./peer.js";
 import { measureStartup, type StartupResult } from "./startup.js";
+import { measureMcpPayload, type McpPayloadResult } from "./mcp-payload.js";
 import { QUERY_CLASSES, type QueryClass, type QueryCounts } from "./queries.js";
 import { evaluateTargets, type TargetCheck } from "./targets.js";
 import type { TaskRunner } from "./tasks.js";
@@ -23,7 +24,7 @@ import type { VectorsResult } from "./vectors.js";
 import type { VerifyResult } from "./verify.js";
 
 /** Stages that `--only` selects. */
-export const STAGES = ["ingest", "query", "verify", "peer", "vectors", "dense", "open", "startup"] as const;
+export const STAGES = ["ingest", "query", "verify", "peer", "vectors", "dense", "open", "startup", "mcp"] as const;
 export type Stage = (typeof STAGES)[number];
 
 /** A size class: where the curve is measured and how much of everything. */
@@ -147,6 +148,8 @@ export interface BenchResults {
   vectors: VectorsResult | null;
   /** Whole-process CLI runs: `grk --version` and a BM25 `grk search` (startup.ts). */
   startup?: StartupResult | null;
+  /** Bytes and estimated tokens of MCP's tools/list and typical results (mcp-payload.ts). */
+  mcp?: McpPayloadResult | null;
   dense: {
     bm25_only_probe: DenseProbe[] | null;
     embedding: EmbeddingResult | { unavailable: string; message: string } | null;
@@ -366,6 +369,12 @@ export async function runSuite(opts: SuiteOptions): Promise<BenchResults> {
     log("start-up: whole-process CLI runs");
     results.startup = await attempt("startup", async () => measureStartup(opts.workDir));
     for (const c of results.startup?.cases ?? []) log(`  ${c.name}: median ${c.median_ms} ms (min ${c.min_ms}, max ${c.max_ms})`);
+  }
+
+  if (stages.has("mcp")) {
+    log("mcp: tools/list and typical results over the SDK's stdio client");
+    results.mcp = await attempt("mcp", async () => measureMcpPayload(opts.workDir));
+    if (results.mcp) log(`  tools/list ${results.mcp.tools_list.read_only.bytes} B read-only, ${results.mcp.tools_list.with_token.bytes} B with the mutating tools`);
   }
 
   results.machine.load_average_end = loadavg().map((x) => round(x, 2));

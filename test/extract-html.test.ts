@@ -32,7 +32,7 @@ describe("HTML extractor: identity", () => {
       readFileSync(new URL("../node_modules/htmlparser2/package.json", import.meta.url), "utf8"),
     ) as { version: string };
     expect(html.kind).toBe("html");
-    expect(html.identity).toBe(`htmlparser2/${manifest.version}`);
+    expect(html.identity).toBe(`htmlparser2/${manifest.version}+groundkit-html/2`);
   });
 });
 
@@ -123,12 +123,31 @@ describe("HTML serializer", () => {
     expect(text("text\r\nwith\rcarriage returns")).toBe("text with carriage returns");
   });
 
-  it("keeps pre content verbatim inside a code fence", () => {
-    const out = text("<p>before</p><pre>\n  indented\n\n\n\tx = 1  \n# not a heading\n</pre><p>after</p>");
-    expect(out).toBe("before\n\n```\n  indented\n\n\n\tx = 1\n# not a heading\n```\n\nafter");
-    expect(text("<pre><code>a &lt; b<br>c</code></pre>")).toBe("```\na < b\nc\n```");
-    expect(text("<pre>has ``` inside</pre>")).toBe("````\nhas ``` inside\n````");
+  it("keeps pre content verbatim, without Markdown fences, and says where each block is", () => {
+    const input = "<p>before</p><pre>\n  indented\n\n\n\tx = 1  \n# not a heading\n</pre><p>after</p>";
+    const out = serializeHtml(input);
+    expect(out.text).toBe("before\n\n  indented\n\n\n\tx = 1\n# not a heading\n\nafter");
+    expect(out.codeBlocks).toEqual([{ start: 8, end: 8 + "  indented\n\n\n\tx = 1\n# not a heading".length }]);
+    expect(text("<pre><code>a &lt; b<br>c</code></pre>")).toBe("a < b\nc");
+    expect(serializeHtml("<pre><code>a &lt; b<br>c</code></pre>").codeBlocks).toEqual([{ start: 0, end: 7 }]);
+    expect(text("<pre>has ``` inside</pre>")).toBe("has ``` inside");
     expect(text("<p>x</p><pre>   \n\n</pre><p>y</p>")).toBe("x\n\ny");
+    // The earlier form, which EPUB chapters keep.
+    expect(serializeHtml("<pre>has ``` inside</pre>", { fencedCode: true }).text).toBe("````\nhas ``` inside\n````");
+  });
+
+  it("drops permalink anchors (PostgreSQL id_link #, Sphinx headerlink ¶, §) and keeps real links", () => {
+    const page =
+      '<div class="sect1" id="SQL-SYNTAX"><h2 class="title">4.1. Lexical Structure <a href="#SQL-SYNTAX" class="id_link">#</a></h2>' +
+      '<p>A token can be a key word. <a class="link" href="#SQL-KEYWORDS">Key words</a> are listed.</p>' +
+      '<h3>Install<a class="headerlink" href="#install" title="Link to this heading">¶</a></h3>' +
+      '<h4 id="x">Notes <a href="#x" aria-hidden="true"><span>§</span></a></h4>' +
+      '<p>See <a href="#top">#</a>hash and <a href="https://example.org/#x">§ 4</a>.</p></div>';
+    expect(text(page)).toBe(
+      "## 4.1. Lexical Structure\n\nA token can be a key word. Key words are listed.\n\n### Install\n\n#### Notes\n\nSee hash and § 4.",
+    );
+    // The earlier form keeps them.
+    expect(serializeHtml(page, { fencedCode: true }).text).toContain("Lexical Structure #");
   });
 
   it("puts table rows on lines with cells joined by |", () => {
@@ -150,7 +169,7 @@ describe("HTML serializer", () => {
   it("copes with unclosed and stray tags", () => {
     expect(text("<p>one<p>two<li>x<li>y</ul>tail")).toBe("one\n\ntwo\n- x\n- ytail");
     expect(text("</div></p>text</span>")).toBe("text");
-    expect(text("<pre>never closed\n  indented")).toBe("```\nnever closed\n  indented\n```");
+    expect(text("<pre>never closed\n  indented")).toBe("never closed\n  indented");
   });
 
   it("produces normalized output for arbitrary tag soup (property)", () => {

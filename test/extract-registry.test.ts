@@ -22,8 +22,8 @@ describe("extractor registry", () => {
   it("activates every extractor with identities read from their package.json", async () => {
     const registry = await getExtractorRegistry();
     const pdfIdentity = `pdfjs-dist/${installedVersion("pdfjs-dist")}`;
-    const htmlIdentity = `htmlparser2/${installedVersion("htmlparser2")}`;
-    const officeIdentity = `yauzl/${installedVersion("yauzl")}+${htmlIdentity}`;
+    const htmlIdentity = `htmlparser2/${installedVersion("htmlparser2")}+groundkit-html/2`;
+    const officeIdentity = `yauzl/${installedVersion("yauzl")}+htmlparser2/${installedVersion("htmlparser2")}`;
     expect(registry.get("pdf")?.identity).toBe(pdfIdentity);
     expect(registry.get("html")?.identity).toBe(htmlIdentity);
     expect(registry.problem("pdf")).toBeUndefined();
@@ -71,10 +71,10 @@ describe("extractor registry", () => {
     });
     expect(registry.get("pdf")).toBeUndefined();
     expect(registry.problem("pdf")).toMatch(/pdf extractor is unavailable: .*pdfjs-dist-not-installed-anywhere/);
-    expect(registry.get("html")?.identity).toBe(`htmlparser2/${installedVersion("htmlparser2")}`);
+    expect(registry.get("html")?.identity).toBe(`htmlparser2/${installedVersion("htmlparser2")}+groundkit-html/2`);
     expect(registry.problem("html")).toBeUndefined();
     expect(registry.activeIdentities()).toEqual([
-      `htmlparser2/${installedVersion("htmlparser2")}`,
+      `htmlparser2/${installedVersion("htmlparser2")}+groundkit-html/2`,
       `yauzl/${installedVersion("yauzl")}+htmlparser2/${installedVersion("htmlparser2")}`,
     ]);
     expect(registry.byIdentity(`pdfjs-dist/${installedVersion("pdfjs-dist")}`)).toBeUndefined();

@@ -58,7 +58,7 @@ describe("the HTML serializer's source-line map", () => {
         "[11]Backups are [12]verified & kept [13]weekly.\n\n" +
         "[15]- daily\n" +
         "[16]- monthly, [17]yearly\n\n" +
-        "[20]```\nrestore --all\n[21]  --dry-run <dir>\n```\n\n" +
+        "[20]restore --all\n[21]  --dry-run <dir>\n\n" +
         "[23]a | [24]b\n\n" +
         "[25]end",
     );
@@ -68,7 +68,7 @@ describe("the HTML serializer's source-line map", () => {
     const html = await createHtmlExtractor();
     const crlf = "<html>\r\n<body>\r\n<p>first\r\nsecond</p>\r\r<pre>\r\ncode\r\n</pre>\r\n<p>last</p>\r\n";
     const out = await html.extract(new TextEncoder().encode(crlf));
-    expect(annotated(out.text, out.sourceLines!)).toBe("[3]first [4]second\n\n[7]```\ncode\n```\n\n[9]last");
+    expect(annotated(out.text, out.sourceLines!)).toBe("[3]first [4]second\n\n[7]code\n\n[9]last");
   });
 
   it("keeps the line of text after a byte order mark and a leading indentation the trim removes", async () => {

@@ -15,6 +15,7 @@ import { PgPool } from "../src/store/postgres/pg-pool.js";
 import { grk, tempDir } from "./support/cli.js";
 import { startPostgres, type TestPostgres } from "./support/postgres-server.js";
 import { http, startTestServer, type HttpResult, type TestServer } from "./service-fixtures.js";
+import { within } from "./support/within.js";
 
 const store = { kind: "postgres" as const, url_env: "GRK_STALL_PG_URL", schema: "stall" };
 /** Generous client bound: separates "answers" from "frozen" (the issue saw 18-49 s), not a timing claim. */
@@ -37,17 +38,6 @@ afterAll(async () => {
   await pg?.stop().catch(() => {});
   work?.cleanup();
 });
-
-/** The answer, or "no answer" when none came within the client's wait. */
-async function within(p: Promise<HttpResult>, ms: number): Promise<HttpResult | "no answer"> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<"no answer">((resolve) => (timer = setTimeout(() => resolve("no answer"), ms)));
-  try {
-    return await Promise.race([p, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** The pids of the server processes serving groundkit's connections (not the asking one). */
 async function groundkitBackends(): Promise<number[]> {

@@ -154,8 +154,12 @@ describe("MCP, with the SDK client", () => {
     const client = await connect();
     try {
       const args = { query: "citation hash source", top_k: 10 };
-      const full = (await client.callTool({ name: "search", arguments: args })) as CallToolResult;
-      const compact = (await client.callTool({ name: "search", arguments: { ...args, format: "compact" } })) as CallToolResult;
+      const full = (await client.callTool({ name: "search", arguments: { ...args, format: "full" } })) as CallToolResult;
+      const compact = (await client.callTool({ name: "search", arguments: args })) as CallToolResult;
+      // Compact is MCP's default (ADR 0029); REST keeps full as its default.
+      expect((compact.structuredContent as { format: string }).format).toBe("compact");
+      expect((full.structuredContent as { format: string }).format).toBe("full");
+      expect((await http(server, "POST", "/v1/search", { body: args })).json.format).toBe("full");
       const hits = (compact.structuredContent as { results: Array<Record<string, unknown>> }).results;
       expect(hits.length).toBeGreaterThan(0);
       expect(Object.keys(hits[0]!).sort()).toEqual(["chunk_id", "citation", "passage", "rank", "score"]);

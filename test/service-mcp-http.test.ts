@@ -46,9 +46,10 @@ describe("MCP over Streamable HTTP", () => {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(["search", "fetch_chunk", "get_document", "list_documents", "verify_citation", "verify_quote", "list_collections", "index_status"]);
       const found = structured(await client.callTool({ name: "search", arguments: { query: "npm ci install", top_k: 1 } }));
-      const [hit] = found.results as Array<{ chunk_id: string; text: string }>;
+      const [hit] = found.results as Array<{ chunk_id: string; passage: string; citation: unknown }>;
       const chunk = structured(await client.callTool({ name: "fetch_chunk", arguments: { chunk_id: hit!.chunk_id, context_chars: 10 } }));
-      expect(chunk).toMatchObject({ verdict: "verified", text: hit!.text });
+      expect(chunk).toMatchObject({ verdict: "verified", citation: hit!.citation });
+      expect(chunk.text).toContain(hit!.passage);
     } finally {
       await client.close();
     }

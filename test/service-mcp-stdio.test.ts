@@ -60,19 +60,23 @@ describe("serve-mcp over stdio with the SDK client", () => {
       expect(tools.map((t) => t.name)).toEqual(["search", "fetch_chunk", "get_document", "list_documents", "verify_citation", "verify_quote", "list_collections", "index_status"]);
       for (const t of tools) {
         expect(t.annotations?.readOnlyHint).toBe(true);
-        expect(t.outputSchema?.type).toBe("object");
+        // Output schemas live in /openapi.json, not in the list every connection pays for (ADR 0029).
+        expect(t.outputSchema).toBeUndefined();
       }
       const search = tools.find((t) => t.name === "search")!;
       expect(Object.keys(search.inputSchema.properties ?? {})).toEqual(
         expect.arrayContaining(["query", "collection", "top_k", "mode", "filters", "rerank", "verify"]),
       );
 
+      // Compact by default over MCP: the passage and citation; the whole chunk is one fetch_chunk away.
       const found = structured(await client.callTool({ name: "search", arguments: { query: "hash of the cited text", top_k: 3 } }));
-      const hits = found.results as Array<{ chunk_id: string; text: string; citation: { source: string } }>;
+      expect(found.format).toBe("compact");
+      const hits = found.results as Array<{ chunk_id: string; passage: string; citation: { source: string } }>;
       expect(hits[0]!.citation.source).toBe(join(corpus.docs, "citations.md"));
 
       const chunk = structured(await client.callTool({ name: "fetch_chunk", arguments: { chunk_id: hits[0]!.chunk_id } }));
-      expect(chunk).toMatchObject({ verdict: "verified", text: hits[0]!.text, chunk_id: hits[0]!.chunk_id });
+      expect(chunk).toMatchObject({ verdict: "verified", chunk_id: hits[0]!.chunk_id, citation: hits[0]!.citation });
+      expect(chunk.text).toContain(hits[0]!.passage);
 
       const verified = structured(
         await client.callTool({ name: "verify_citation", arguments: { citation: (chunk as { citation: unknown }).citation } }),
@@ -121,9 +125,9 @@ describe("serve-mcp over stdio with the SDK client", () => {
       const summary = structured(await client.callTool({ name: "ingest", arguments: { inputs: ["stdio-new.md"] } }));
       expect(summary).toMatchObject({ indexed: 1, failed: [] });
       const found = structured(await client.callTool({ name: "search", arguments: { query: "axolotl" } }));
-      const hits = found.results as Array<{ document_id: string }>;
+      const hits = found.results as Array<{ citation: { document_id: string } }>;
       expect(hits).toHaveLength(1);
-      const deleted = structured(await client.callTool({ name: "delete_document", arguments: { document_id: hits[0]!.document_id } }));
+      const deleted = structured(await client.callTool({ name: "delete_document", arguments: { document_id: hits[0]!.citation.document_id } }));
       expect(deleted.deleted).toBe(true);
       expect(structured(await client.callTool({ name: "search", arguments: { query: "axolotl" } })).results).toEqual([]);
     } finally {

@@ -1,12 +1,18 @@
 /**
  * Registry parity: every tool a server offers exists on both surfaces (MCP and
- * REST) with the same name, input schema and output schema, and neither
- * surface offers a tool the other lacks, with and without the shared secret.
+ * REST) with the same name and input schema, and neither surface offers a tool
+ * the other lacks, with and without the shared secret. Output schemas are
+ * documented in /openapi.json only (ADR 0029: MCP's tools/list stays small), so
+ * outputs are held to them by calling: every read tool answers the same
+ * arguments with the same JSON on both surfaces, and that JSON satisfies the
+ * response schema the OpenAPI document declares for it.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ALL_TOOLS } from "../src/service/tool-registry.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ALL_TOOLS, type ToolDefinition } from "../src/service/tool-registry.js";
+import { jsonSchemaOf } from "../src/service/openapi.js";
 import { http, makeCorpus, startTestServer, TOKEN, type Corpus, type TestServer } from "./service-fixtures.js";
 
 type Schema = { properties?: Record<string, unknown>; required?: string[]; [k: string]: unknown };
@@ -48,14 +54,40 @@ function inputFromOperation(op: Operation, method: string): { schema: Schema; pa
   return { schema, pathParams };
 }
 
-async function mcpTools(s: TestServer, headers: Record<string, string>) {
+async function mcpClient(s: TestServer, headers: Record<string, string>): Promise<Client> {
   const client = new Client({ name: "parity", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", s.url), { requestInit: { headers } }));
+  return client;
+}
+
+async function mcpTools(s: TestServer, headers: Record<string, string>) {
+  const client = await mcpClient(s, headers);
   try {
     return (await client.listTools()).tools;
   } finally {
     await client.close();
   }
+}
+
+/** What `tools/list` weighs on the wire, as the client received it. */
+async function toolListBytes(s: TestServer, headers: Record<string, string>): Promise<number> {
+  return Buffer.byteLength(JSON.stringify({ tools: await mcpTools(s, headers) }));
+}
+
+/** The REST request for a tool call: path parameters in the URL, the rest in the query (GET) or the body (POST). */
+async function restCall(s: TestServer, tool: ToolDefinition, args: Record<string, unknown>, headers: Record<string, string>) {
+  const rest = { ...args };
+  let path = tool.rest.path.replace(/:([a-z_]+)/g, (_m, name: string) => {
+    const value = String(rest[name] ?? "default");
+    delete rest[name];
+    return encodeURIComponent(value);
+  });
+  if (tool.rest.method !== "POST") {
+    const query = new URLSearchParams(Object.entries(rest).map(([k, v]): [string, string] => [k, String(v)])).toString();
+    if (query) path += `?${query}`;
+    return http(s, tool.rest.method, path, { headers });
+  }
+  return http(s, "POST", path, { body: rest, headers });
 }
 
 describe.each([
@@ -96,10 +128,59 @@ describe.each([
         ...mcpInput,
         required: mcpRequired.sort(),
       });
-      expect(withoutDialect(found.op.responses["200"].content["application/json"].schema), tool.name).toEqual(
-        withoutDialect(tool.outputSchema as Schema),
-      );
+      expect(tool.outputSchema, tool.name).toBeUndefined();
       expect(found.op.security !== undefined, tool.name).toBe(tool.annotations?.readOnlyHint === false);
+    }
+  });
+
+  it("keeps tools/list within 10 KB, which every MCP connection pays for", async () => {
+    expect(await toolListBytes(server, headers)).toBeLessThanOrEqual(10_000);
+  });
+
+  it("answers every read tool with the same JSON on MCP and REST, within the OpenAPI response schema", async () => {
+    const doc = (await http(server, "GET", "/openapi.json")).json as { paths: Record<string, Record<string, Operation>> };
+    const declared = new Map<string, Schema>();
+    for (const methods of Object.values(doc.paths)) {
+      for (const op of Object.values(methods)) declared.set(op.operationId, op.responses["200"].content?.["application/json"].schema);
+    }
+    const rest = await http(server, "POST", "/v1/search", { body: { query: "hash of the cited text", verify: true }, headers });
+    const hit = (rest.json as { results: Array<{ chunk_id: string; document_id: string; citation: unknown }> }).results[0]!;
+    // Every read tool, called with arguments that reach its handler's main path (search in both forms).
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ["search", { query: "hash of the cited text", format: "full", verify: true }],
+      ["search", { query: "hash of the cited text", format: "compact", top_k: 2 }],
+      ["fetch_chunk", { chunk_id: hit.chunk_id, collection: "default", context_chars: 20 }],
+      ["get_document", { document: hit.document_id, collection: "default", start_line: 2 }],
+      ["list_documents", { collection: "default", limit: 2 }],
+      ["verify_citation", { citation: hit.citation }],
+      ["verify_quote", { quote: "exact offsets", chunk_id: "0".repeat(32) }],
+      ["verify_quote", { quote: "comparing the hash", document_id: hit.document_id }],
+      ["list_collections", {}],
+      ["index_status", { collection: "default" }],
+    ];
+    const onMcp = expected.filter((t) => t.kind === "read" && (t.surfaces ?? "both") === "both").map((t) => t.name);
+    expect([...new Set(calls.map(([name]) => name))].sort()).toEqual(onMcp.sort());
+    const client = await mcpClient(server, headers);
+    try {
+      for (const [name, args] of calls) {
+        const tool = ALL_TOOLS.find((t) => t.name === name)!;
+        const viaRest = await restCall(server, tool, args, headers);
+        const viaMcp = (await client.callTool({ name, arguments: args })) as CallToolResult;
+        const label = `${name} ${JSON.stringify(args)}`;
+        if (viaRest.status !== 200) {
+          // A refusal is refused the same way on both surfaces.
+          expect(viaMcp.isError, label).toBe(true);
+          expect(JSON.parse((viaMcp.content[0] as { text: string }).text).error.code, label).toBe(viaRest.json.error.code);
+          continue;
+        }
+        expect(viaMcp.isError ?? false, label).toBe(false);
+        expect(viaMcp.structuredContent, label).toEqual(viaRest.json);
+        // The OpenAPI schema is the declared output; the response satisfies it.
+        expect(withoutDialect(declared.get(name)!), label).toEqual(jsonSchemaOf(tool.output, "output"));
+        expect(tool.output.safeParse(viaRest.json).success, label).toBe(true);
+      }
+    } finally {
+      await client.close();
     }
   });
 

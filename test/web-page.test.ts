@@ -95,8 +95,9 @@ describe("web page", () => {
     // Sources show relative to the folder they were ingested from, once per document; the full path is the tooltip.
     expect(await group.locator(".doc-head .source").textContent()).toBe("guides/backups.md");
     expect(await group.locator(".doc-head .source").getAttribute("title")).toBe(join(corpus.docs, "guides", "backups.md"));
+    // Hits in rank order; consecutive hits of one document share its heading.
     const sources = await page.locator("li.doc .doc-head .source").allTextContents();
-    expect(new Set(sources).size).toBe(sources.length);
+    for (let i = 1; i < sources.length; i++) expect(sources[i]).not.toBe(sources[i - 1]);
     expect(await first.locator(".where").textContent()).toMatch(/^lines? \d+/);
 
     // The matched passage is highlighted inside the cited span, with the query's terms (stemmed) in <mark>.
@@ -115,6 +116,57 @@ describe("web page", () => {
     await screenshot(page, "web-page.png");
     expect(failed).toEqual([]);
     await page.close();
+  });
+
+  it("shows hits in rank order when a document's hits are not consecutive, and long passages at natural height with an expander", async () => {
+    // Document a has the best and the third hit, b the second; a's chunks are long (chunk size 2400).
+    const dir = join(corpus.dir, "ranks");
+    mkdirSync(dir, { recursive: true });
+    const filler = (topic: string) =>
+      Array.from({ length: 24 }, (_, i) => `The ${topic} ledger, entry ${i + 1}, was copied by the night clerk.`).join(" ");
+    writeFileSync(
+      join(dir, "a.md"),
+      `# Herd\n\nzebra zebra zebra zebra zebra zebra stripes. ${filler("grain")}\n\n${filler("salt")}\n\n` +
+        `## Later\n\nOne zebra was seen. ${filler("wool")}\n\n${filler("iron")}\n`,
+    );
+    writeFileSync(join(dir, "b.md"), "# Plains\n\nA zebra and another zebra grazed by the river at dawn.\n");
+    await ingest(corpus.indexDir, [dir], "ranks", { chunkSize: 2400, chunkOverlap: 100 });
+    const api = await (await fetch(server.url + "/v1/search", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "zebra", collection: "ranks" }),
+    })).json() as { results: Array<{ rank: number; citation: { source: string } }> };
+    // The precondition: a, b, a.
+    expect(api.results.map((h) => h.citation.source.slice(-4))).toEqual(["a.md", "b.md", "a.md"]);
+
+    const page = await browser.newPage({ viewport: { width: 1000, height: 760 } });
+    await page.goto(server.url + "/?q=zebra&collection=ranks");
+    await expect.poll(() => page.locator("li.hit").count()).toBe(3);
+    expect(await page.locator("li.hit .meta span:first-child").allTextContents()).toEqual(["#1", "#2", "#3"]);
+    expect(await page.locator("li.doc .doc-head .source").allTextContents()).toEqual(["a.md", "b.md", "a.md"]);
+    expect(await page.locator("li.doc").first().locator(".also").textContent()).toBe("also #3");
+
+    // No passage is a scroll box inside the page: it is shown whole, or clamped with a button that shows it whole.
+    const boxes = await page.locator(".passage").evaluateAll((nodes) =>
+      nodes.map((n) => ({
+        clamped: n.classList.contains("clamped"),
+        scrolls: n.scrollHeight > n.clientHeight + 1,
+        expander: n.nextElementSibling?.classList.contains("expand") ?? false,
+        height: n.clientHeight,
+      })),
+    );
+    for (const box of boxes) expect(box.scrolls ? box.clamped && box.expander : !box.expander).toBe(true);
+    // b's short passage takes its own height; a's long ones are clamped.
+    expect(boxes[1]!.clamped).toBe(false);
+    expect(boxes[0]!.clamped).toBe(true);
+    const first = page.locator("li.hit").first();
+    await first.locator("button.expand").click();
+    const opened = await first.locator(".passage").evaluate((n) => ({ scroll: n.scrollHeight, client: n.clientHeight }));
+    expect(opened.scroll).toBeLessThanOrEqual(opened.client + 1);
+    expect(opened.client).toBeGreaterThan(boxes[0]!.height);
+    expect(await first.locator("button.expand").getAttribute("aria-expanded")).toBe("true");
+    await page.close();
+    await deleteCollection({ indexDir: corpus.indexDir, collection: "ranks" });
   });
 
   it("takes filters and top-k, keeps the search in the URL, and restores it from a bookmark and the back button", async () => {

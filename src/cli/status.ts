@@ -4,6 +4,7 @@ import { openCollection } from "../collection/index.js";
 import { describeIdentity } from "../embed/provider.js";
 import { displaySource } from "./format.js";
 import type { VectorIndexStatus } from "../store/store.js";
+import type { ReplicaStatus } from "../store/backend.js";
 import { action, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 
 /** One line: which vector index dense search uses, its size, and whether it is current. */
@@ -25,13 +26,23 @@ function describeVectorIndex(v: VectorIndexStatus): string {
   }
 }
 
+/** One line per read replica: how far behind its primary it is, or why reads do not go to it. */
+function describeReplica(r: ReplicaStatus): string {
+  const head = `replica ${r.name} (${r.target})`;
+  if (!r.ok) return `${head}: not serving reads: ${r.reason ?? "unavailable"}`;
+  const bytes = r.replay_lag_bytes === undefined ? "unknown bytes" : `${r.replay_lag_bytes} bytes`;
+  const lag = `${head}: behind by ${bytes}, ${(r.replay_lag_seconds ?? 0).toFixed(1)} s`;
+  if (r.passed_over) return `${lag}; passed over by reads now: ${r.passed_over}`;
+  return r.reason ? `${lag} (${r.reason})` : lag;
+}
+
 export function statusCommand(): Command {
   const cmd = new Command("status").description("show a collection's counts, schema version and last ingest");
   withCommonOptions(cmd).action(
     action(async (flags: CommonFlags) => {
       const col = await openCollection(resolveLocation(flags));
       try {
-        const s = await col.status();
+        const s = await col.status({ replicaLag: true });
         if (flags.json) {
           printJson(s);
           return;
@@ -53,6 +64,7 @@ export function statusCommand(): Command {
           const globs = [...r.include.map((g) => `include ${g}`), ...r.exclude.map((g) => `exclude ${g}`)];
           println(`root ${displaySource(r.source)}${globs.length ? `  (${globs.join(", ")})` : ""}  ingested ${r.ingested_at}`);
         }
+        for (const r of s.replicas ?? []) println(describeReplica(r));
       } finally {
         await col.close();
       }

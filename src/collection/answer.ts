@@ -37,7 +37,7 @@ export async function answer(core: CollectionCore, question: string, opts: Colle
     passageContext: async (hit) => {
       // One read of a document's chunks per answer, however many of its passages were retrieved.
       let chunks = chunksByDocument.get(hit.document_id);
-      if (!chunks) chunksByDocument.set(hit.document_id, (chunks = core.store.chunksOf(hit.document_id)));
+      if (!chunks) chunksByDocument.set(hit.document_id, (chunks = core.store.readSnapshot((s) => s.chunksOf(hit.document_id))));
       return passageContext(await chunks, hit.text, hit.citation.start_offset, hit.citation.end_offset);
     },
     ...groundingChecks(core, baseDir),
@@ -82,11 +82,11 @@ export async function verifyQuote(
   const readCache = new Map<string, Promise<SourceText>>();
   const sources: QuoteSources = {
     chunk: async (id) => {
-      const chunk = await core.store.getChunk(id);
+      const chunk = await core.store.readSnapshot((s) => s.getChunk(id));
       return chunk ? { text: chunk.text, citation: citationOf(chunk) } : undefined;
     },
     document: async (id) => {
-      const doc = await core.store.getDocument(id);
+      const doc = await core.store.readSnapshot((s) => s.getDocument(id));
       return doc ? { document_id: doc.document_id, source: doc.source, source_class: doc.source_class, extractor: doc.extractor } : undefined;
     },
     check: (citation, originalText) => checkWithCache(core, citation, originalText, opts.baseDir, readCache),

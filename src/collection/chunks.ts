@@ -8,7 +8,7 @@ import type { CodePointText } from "../core/text.js";
 import { formatIssues } from "../core/validation.js";
 import { citationOf } from "../cite/citation.js";
 import { checkCitation, verifyCitation } from "../cite/verify.js";
-import type { StoredChunk } from "../store/store.js";
+import type { Store, StoredChunk } from "../store/store.js";
 import type { CollectionCore } from "./core.js";
 import { readers, recordedBaseDirFor, verifyContext } from "./sources.js";
 import type { ChunkView } from "./types.js";
@@ -22,7 +22,7 @@ export async function getChunk(
   chunkId: string,
   opts: { baseDir?: string | undefined; contextChars?: number | undefined },
 ): Promise<ChunkView> {
-  const chunk = await core.store.getChunk(await resolveChunkId(core, chunkId));
+  const chunk = await core.store.readSnapshot(async (s) => s.getChunk(await resolveChunkId(s, chunkId)));
   if (!chunk) throw new GroundkitError("CHUNK_NOT_FOUND", `No chunk ${chunkId} in collection '${core.name}'.`);
   const citation = citationOf(chunk);
   const { verification, content } = await checkCitation(citation, verifyContext(core, chunk, opts.baseDir));
@@ -51,20 +51,22 @@ export async function verify(
   opts: { baseDir?: string | undefined; originalText?: string | undefined },
 ): Promise<Verification> {
   const citation = parseCitation(raw);
-  const stored = await core.store.getChunk(citation.chunk_id);
-  const doc = await core.store.getDocument(citation.document_id);
+  const { stored, doc, recordedBaseDir } = await core.store.readSnapshot(async (s) => {
+    const doc = await s.getDocument(citation.document_id);
+    return { stored: await s.getChunk(citation.chunk_id), doc, recordedBaseDir: doc && (await recordedBaseDirFor(core, doc.source, s)) };
+  });
   return verifyCitation(citation, {
     ...readers(core),
     indexed: doc,
-    baseDir: opts.baseDir ? resolve(opts.baseDir) : (doc?.base_dir ?? (doc && (await recordedBaseDirFor(core, doc.source)))),
+    baseDir: opts.baseDir ? resolve(opts.baseDir) : (doc?.base_dir ?? recordedBaseDir),
     originalText: opts.originalText ?? (stored?.text_hash === citation.text_hash ? stored.text : undefined),
   });
 }
 
 /** A full chunk id for an id or a unique prefix of one (unchanged when nothing matches). */
-async function resolveChunkId(core: CollectionCore, ref: string): Promise<string> {
-  if (!looksLikeIdPrefix(ref) || (await core.store.getChunk(ref))) return ref;
-  return (await resolveIdPrefix("chunk", ref, (p, n) => core.store.chunkIdsWithPrefix(p, n))) ?? ref;
+async function resolveChunkId(store: Store, ref: string): Promise<string> {
+  if (!looksLikeIdPrefix(ref) || (await store.getChunk(ref))) return ref;
+  return (await resolveIdPrefix("chunk", ref, (p, n) => store.chunkIdsWithPrefix(p, n))) ?? ref;
 }
 
 /** Source text each side of a verified span; null when unverified or not asked for. */

@@ -215,9 +215,9 @@ export class Collection {
     return documents.listDocuments(this.core, opts);
   }
 
-  /** Counts, schema version, embedding identity, last ingest. */
-  status(): Promise<CollectionStatus> {
-    return reporting.status(this.core);
+  /** Counts, schema version, embedding identity, last ingest (status.ts); with `replicaLag`, the read replicas' lag. */
+  status(opts: { replicaLag?: boolean } = {}): Promise<CollectionStatus> {
+    return reporting.status(this.core, opts);
   }
 
   /** `grk doctor`'s checks of this collection (status.ts). Reads only. */

@@ -8,7 +8,7 @@ import { DEFAULTS } from "../core/config.js";
 import { GroundkitError } from "../core/errors.js";
 import { createReranker } from "../retrieve/rerank/registry.js";
 import type { Reranker } from "../retrieve/rerank/reranker.js";
-import type { OpenedStore } from "../store/backends.js";
+import type { OpenedStore, ReplicaStatus } from "../store/backends.js";
 import { SnapshotStore } from "../store/snapshots.js";
 import type { Store } from "../store/store.js";
 import type { LockWaitOptions, OpenCollectionOptions } from "./types.js";
@@ -22,6 +22,8 @@ export interface CollectionCore {
   readonly options: OpenCollectionOptions;
   /** The configured cross-encoder, created on first use. */
   reranker(): Promise<Reranker>;
+  /** The store's read replicas and their lag (none: []); bounded waits. */
+  replicas(): Promise<ReplicaStatus[]>;
   /** Close the store and, once it is created, the reranker. */
   close(): Promise<void>;
   /**
@@ -54,6 +56,7 @@ export function collectionCore(name: string, indexDir: string, opened: OpenedSto
       rerankerPromise ??= createReranker(config);
       return rerankerPromise;
     },
+    replicas: () => opened.replicas(),
     close: async () => {
       await opened.store.close();
       void rerankerPromise?.then((r) => r.close?.()).catch(() => undefined);

@@ -5,7 +5,7 @@ import { looksLikeIdPrefix, resolveIdPrefix } from "../core/id-prefix.js";
 import { DOCUMENT_CHARS, readDocumentLines } from "../cite/read-document.js";
 import { forgetRoot, forgetRootsUnder } from "../ingest/roots.js";
 import { hasUrlScheme } from "../net/url-shape.js";
-import type { StoredDocument } from "../store/store.js";
+import type { Store, StoredDocument } from "../store/store.js";
 import type { CollectionCore } from "./core.js";
 import { readers, recordedBaseDirFor } from "./sources.js";
 import { DOCUMENT_PAGE, type DocumentPage, type DocumentView, type LockWaitOptions, type RemoveSummary } from "./types.js";
@@ -13,7 +13,7 @@ import { DOCUMENT_PAGE, type DocumentPage, type DocumentView, type LockWaitOptio
 /** Delete one document (its chunks, postings and snapshot). Returns false when it did not exist. */
 export async function deleteDocument(core: CollectionCore, documentId: string, lock: LockWaitOptions): Promise<boolean> {
   return core.writing("delete", lock, async () => {
-    const doc = await core.store.getDocument(await resolveDocumentId(core, documentId));
+    const doc = await core.store.getDocument(await resolveDocumentId(core.store, documentId));
     if (!doc) return false;
     await removeDocument(core, doc);
     return true;
@@ -68,7 +68,7 @@ async function documentsNamedBy(core: CollectionCore, ref: string): Promise<Stor
       after = page[page.length - 1]!.source;
     }
   }
-  const id = await resolveDocumentId(core, ref);
+  const id = await resolveDocumentId(core.store, ref);
   const byId = await core.store.getDocument(id);
   return byId ? [byId] : [];
 }
@@ -80,7 +80,7 @@ async function documentsNamedBy(core: CollectionCore, ref: string): Promise<Stor
  * @throws GroundkitError DOCUMENT_NOT_FOUND, AMBIGUOUS_ID
  */
 export async function findDocument(core: CollectionCore, ref: string): Promise<StoredDocument> {
-  const doc = (await core.store.getDocumentBySource(ref)) ?? (await core.store.getDocument(await resolveDocumentId(core, ref)));
+  const doc = await core.store.readSnapshot(async (s) => (await s.getDocumentBySource(ref)) ?? (await s.getDocument(await resolveDocumentId(s, ref))));
   if (!doc) throw new GroundkitError("DOCUMENT_NOT_FOUND", `No document ${ref} in collection '${core.name}'.`);
   return doc;
 }
@@ -110,9 +110,9 @@ export async function getDocument(
     {
       ...readers(core),
       indexed: doc,
-      baseDir: opts.baseDir ? resolve(opts.baseDir) : (doc.base_dir ?? (await recordedBaseDirFor(core, doc.source))),
+      baseDir: opts.baseDir ? resolve(opts.baseDir) : (doc.base_dir ?? (await core.store.readSnapshot((s) => recordedBaseDirFor(core, doc.source, s)))),
     },
-    (offset) => core.store.chunkIdAt(doc.document_id, offset),
+    (offset) => core.store.readSnapshot((s) => s.chunkIdAt(doc.document_id, offset)),
   );
   return { document_id: doc.document_id, source: doc.source, source_class: doc.source_class, ...lines };
 }
@@ -124,7 +124,7 @@ export async function listDocuments(core: CollectionCore, opts: { prefix?: strin
     throw new GroundkitError("INVALID_ARGUMENT", `The page size must be an integer from 1 to ${DOCUMENT_PAGE.max}; got ${limit}.`);
   }
   // One more than asked says whether another page follows.
-  const rows = await core.store.listDocuments({ prefix: opts.prefix, after: opts.after, limit: limit + 1 });
+  const rows = await core.store.readSnapshot((s) => s.listDocuments({ prefix: opts.prefix, after: opts.after, limit: limit + 1 }));
   const page = rows.slice(0, limit);
   return {
     documents: page.map((d) => ({
@@ -141,9 +141,9 @@ export async function listDocuments(core: CollectionCore, opts: { prefix?: strin
 }
 
 /** A full document id for an id or a unique prefix of one (unchanged when nothing matches). */
-async function resolveDocumentId(core: CollectionCore, ref: string): Promise<string> {
-  if (!looksLikeIdPrefix(ref) || (await core.store.getDocument(ref))) return ref;
-  return (await resolveIdPrefix("document", ref, (p, n) => core.store.documentIdsWithPrefix(p, n))) ?? ref;
+async function resolveDocumentId(store: Store, ref: string): Promise<string> {
+  if (!looksLikeIdPrefix(ref) || (await store.getDocument(ref))) return ref;
+  return (await resolveIdPrefix("document", ref, (p, n) => store.documentIdsWithPrefix(p, n))) ?? ref;
 }
 
 function isAbsolutePath(ref: string): boolean {

@@ -20,7 +20,9 @@ export {
   removeIfUnused,
   storeKindOf,
   storeProbe,
+  type ReplicaStatus,
   type StoreProbe,
+  type StoreReadiness,
 } from "./open.js";
 export {
   DOCUMENT_PAGE,

@@ -2,10 +2,11 @@
 import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { checkCollectionName } from "../core/collection-name.js";
-import { DEFAULTS, type StoreConfig } from "../core/config.js";
+import { DEFAULTS } from "../core/config.js";
+import type { StoreConfig } from "../store/store-config.js";
 import { GroundkitError } from "../core/errors.js";
 import { resolveExtractionLimits } from "../extract/limits.js";
-import { backendOf, storeKindOf, type StoreProbe } from "../store/backends.js";
+import { backendOf, storeKindOf, type ReplicaStatus, type StoreProbe, type StoreReadiness } from "../store/backends.js";
 import { Collection } from "./collection.js";
 import { collectionNotFound } from "./not-found.js";
 import type { CollectionLocation, OpenCollectionOptions } from "./types.js";
@@ -42,7 +43,7 @@ export async function listCollections(loc: { indexDir?: string | undefined; stor
   return (await backendOf(loc.store)).list({ indexDir: resolve(loc.indexDir ?? DEFAULTS.indexDir), store: loc.store });
 }
 
-export type { StoreProbe };
+export type { ReplicaStatus, StoreProbe, StoreReadiness };
 export { storeKindOf };
 
 /** The file whose identity says a collection was deleted or replaced; undefined on a server-backed store. */

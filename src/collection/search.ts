@@ -10,7 +10,7 @@ import { applyMinScore, checkMinScore, explainNoResults } from "../retrieve/no-r
 import { bestPassage, queryMarkTerms } from "../retrieve/passage.js";
 import { checkQuery, checkTopK, DEFAULT_TOP_K } from "../retrieve/query.js";
 import { rankChunks } from "../retrieve/search-pipeline.js";
-import type { ScoredChunk } from "../store/store.js";
+import type { ScoredChunk, Store } from "../store/store.js";
 import { codeLabels, contextAround } from "./chunks.js";
 import type { CollectionCore } from "./core.js";
 import { verifyContext } from "./sources.js";
@@ -69,14 +69,16 @@ async function searchOutcomeUntraced(core: CollectionCore, query: string, opts: 
   }
   if (hits.length > 0) return { results: hits };
   const mode = opts.mode ?? "bm25";
-  const no_results = await explainNoResults(core.store, {
-    query,
-    mode,
-    filtered: (opts.filters?.length ?? 0) > 0,
-    minScore,
-    bestDropped,
-    denseMinScore: core.options.retrieval?.denseMinScore ?? DEFAULT_DENSE_MIN_SCORE,
-  });
+  const no_results = await core.store.readSnapshot((store) =>
+    explainNoResults(store, {
+      query,
+      mode,
+      filtered: (opts.filters?.length ?? 0) > 0,
+      minScore,
+      bestDropped,
+      denseMinScore: core.options.retrieval?.denseMinScore ?? DEFAULT_DENSE_MIN_SCORE,
+    }),
+  );
   return { results: hits, no_results };
 }
 
@@ -99,7 +101,7 @@ export async function retrieve(core: CollectionCore, query: string, limit: numbe
 function rank(core: CollectionCore, query: string, limit: number, opts: Omit<SearchOptions, "topK">): Promise<ScoredChunk[]> {
   const sources = {
     store: core.store,
-    embedder: () => bindEmbedding(core, false),
+    embedder: (store: Store) => bindEmbedding(core, false, store),
     reranker: () => core.reranker(),
     settings: core.options.retrieval ?? {},
   };

@@ -10,7 +10,7 @@ import { readExtractedSource } from "../cite/read-extracted-source.js";
 import { readSnapshotSource } from "../cite/read-snapshot-source.js";
 import type { SourceText } from "../cite/source-text.js";
 import { checkCitation, type VerifyContext } from "../cite/verify.js";
-import type { StoredChunk } from "../store/store.js";
+import type { Store, StoredChunk } from "../store/store.js";
 import type { CollectionCore } from "./core.js";
 
 /** How each source class obtains its current text. */
@@ -32,13 +32,13 @@ export function verifyContext(core: CollectionCore, chunk: StoredChunk, baseDir:
   };
 }
 
-export async function baseDirs(core: CollectionCore): Promise<string[]> {
-  return JSON.parse((await core.store.getMeta("base_dirs")) ?? "[]") as string[];
+export async function baseDirs(core: CollectionCore, store: Store = core.store): Promise<string[]> {
+  return JSON.parse((await store.getMeta("base_dirs")) ?? "[]") as string[];
 }
 
 /** The deepest base dir recorded at ingest that lexically contains `source`. */
-export async function recordedBaseDirFor(core: CollectionCore, source: string): Promise<string | undefined> {
-  return (await baseDirs(core))
+export async function recordedBaseDirFor(core: CollectionCore, source: string, store: Store = core.store): Promise<string | undefined> {
+  return (await baseDirs(core, store))
     .filter((d) => source.startsWith(d.endsWith(sep) ? d : d + sep))
     .sort((a, b) => b.length - a.length)[0];
 }
@@ -51,11 +51,14 @@ export async function checkWithCache(
   baseDir: string | undefined,
   readCache: Map<string, Promise<SourceText>>,
 ): ReturnType<typeof checkCitation> {
-  const doc = await core.store.getDocument(citation.document_id);
+  const { doc, recordedBaseDir } = await core.store.readSnapshot(async (s) => {
+    const doc = await s.getDocument(citation.document_id);
+    return { doc, recordedBaseDir: doc && (await recordedBaseDirFor(core, doc.source, s)) };
+  });
   return checkCitation(citation, {
     ...readers(core),
     indexed: doc,
-    baseDir: baseDir ? resolve(baseDir) : (doc?.base_dir ?? (doc && (await recordedBaseDirFor(core, doc.source)))),
+    baseDir: baseDir ? resolve(baseDir) : (doc?.base_dir ?? recordedBaseDir),
     originalText,
     readCache,
   });

@@ -3,7 +3,6 @@ import { GroundkitError } from "../core/errors.js";
 import { recordedIdentity } from "../embed/binding.js";
 import { parseRecordedChunking } from "../ingest/chunking-settings.js";
 import { recordedRoots } from "../ingest/roots.js";
-import { SqliteStore } from "../store/sqlite/sqlite-store.js";
 import { getChunk } from "./chunks.js";
 import type { CollectionCore } from "./core.js";
 // The health checks load on first use: `grk search` never pays for them (issue 29).
@@ -12,20 +11,30 @@ import { baseDirs } from "./sources.js";
 import type { CollectionStatus, LockWaitOptions } from "./types.js";
 import { backfillVectors } from "./vectors.js";
 
-/** Counts, schema version, embedding identity, last ingest. */
-export async function status(core: CollectionCore): Promise<CollectionStatus> {
-  const chunker = await core.store.getMeta("chunker");
-  return {
-    collection: core.name,
-    path: core.path,
-    ...(await core.store.stats()),
-    vectors: await core.store.countVectors(),
-    vector_index: await core.store.vectorIndexStatus(),
-    embedding: (await recordedIdentity(core.store)) ?? null,
-    base_dirs: await baseDirs(core),
-    roots: await recordedRoots(core.store),
-    chunker: parseRecordedChunking(chunker),
-  };
+/**
+ * Counts, schema version, embedding identity, last ingest, read from one
+ * snapshot (of a read replica when the store has one); with `replicaLag`,
+ * how far behind its primary each read replica is (bounded waits).
+ */
+export async function status(core: CollectionCore, opts: { replicaLag?: boolean } = {}): Promise<CollectionStatus> {
+  const [counts, replicas] = await Promise.all([
+    core.store.readSnapshot(async (s): Promise<CollectionStatus> => {
+      const chunker = await s.getMeta("chunker");
+      return {
+        collection: core.name,
+        path: core.path,
+        ...(await s.stats()),
+        vectors: await s.countVectors(),
+        vector_index: await s.vectorIndexStatus(),
+        embedding: (await recordedIdentity(s)) ?? null,
+        base_dirs: await baseDirs(core, s),
+        roots: await recordedRoots(s),
+        chunker: parseRecordedChunking(chunker),
+      };
+    }),
+    opts.replicaLag ? core.replicas() : [],
+  ]);
+  return replicas.length > 0 ? { ...counts, replicas } : counts;
 }
 
 /**
@@ -48,12 +57,14 @@ export function repair(core: CollectionCore, lock: LockWaitOptions): Promise<Rep
 }
 
 async function healthParts(core: CollectionCore): Promise<HealthParts> {
-  if (!(core.store instanceof SqliteStore)) {
+  const health = core.store.health();
+  if (health === undefined) {
     throw new GroundkitError("STORE_UNSUPPORTED", `grk doctor checks SQLite collections; '${core.name}' is in PostgreSQL.`);
   }
   return {
     name: core.name,
     store: core.store,
+    health,
     snapshots: core.snapshots,
     embedding: core.options.embedding,
     baseDirs: await baseDirs(core),

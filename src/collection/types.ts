@@ -1,11 +1,11 @@
 /** The options and results of the collection API: what a caller passes to and gets back from a `Collection`. */
-import type { StoreConfig } from "../core/config.js";
+import type { StoreConfig } from "../store/store-config.js";
 import type { Citation, SearchHit, Verification } from "../core/contracts.js";
 import type { ChunkSettings } from "../ingest/build-chunks.js";
 import type { RecordedChunking } from "../ingest/chunking-settings.js";
 import type { IngestRoot } from "../ingest/roots.js";
 import type { DocumentLines } from "../cite/read-document.js";
-import type { VectorIndexTuning } from "../store/backends.js";
+import type { ReplicaStatus, VectorIndexTuning } from "../store/backends.js";
 import type { VectorCache } from "../embed/vector-cache.js";
 import type { EmbeddingIdentity } from "../embed/provider.js";
 import type { EmbeddingConfig } from "../embed/registry.js";
@@ -189,4 +189,6 @@ export interface CollectionStatus extends StoreStats {
   roots: IngestRoot[];
   /** The chunking every ingest of this collection uses unless asked for another. */
   chunker: RecordedChunking | null;
+  /** A server-backed store's read replicas and their lag (with `replicaLag`, when it has any). */
+  replicas?: ReplicaStatus[];
 }

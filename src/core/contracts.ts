@@ -13,6 +13,15 @@ export const VERDICTS = ["verified", "drifted", "unresolvable"] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
 /**
+ * An integer from `min` up. Its JSON Schema leaves out the 2^53-1 maximum zod
+ * writes for every integer (zod still enforces it): repeated over a citation's
+ * eight integers it was a tenth of the MCP tool list agents read (ADR 0029).
+ */
+function intFrom(min: number) {
+  return z.number().int().min(min).meta({ maximum: undefined });
+}
+
+/**
  * A pointer at exact characters of a source. Offsets are code points; lines are
  * 1-based inclusive lines of the document's content (for `extracted` sources, its
  * extracted text). `source_start_line`/`source_end_line`, when present, are lines
@@ -27,14 +36,14 @@ export const CitationSchema = z
     source: z.string().min(1),
     source_class: SourceClassSchema,
     extractor: z.string().min(1).nullable(),
-    start_offset: z.number().int().min(0),
-    end_offset: z.number().int().min(0),
-    start_line: z.number().int().min(1),
-    end_line: z.number().int().min(1),
-    page_start: z.number().int().min(1).nullable().optional(),
-    page_end: z.number().int().min(1).nullable().optional(),
-    source_start_line: z.number().int().min(1).nullable().optional(),
-    source_end_line: z.number().int().min(1).nullable().optional(),
+    start_offset: intFrom(0),
+    end_offset: intFrom(0),
+    start_line: intFrom(1),
+    end_line: intFrom(1),
+    page_start: intFrom(1).nullable().optional(),
+    page_end: intFrom(1).nullable().optional(),
+    source_start_line: intFrom(1).nullable().optional(),
+    source_end_line: intFrom(1).nullable().optional(),
     location: z.string().min(1).max(4096).nullable().optional(),
     text_hash: z.string().regex(/^[0-9a-f]{64}$/, "a hex SHA-256"),
   })

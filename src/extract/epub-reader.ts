@@ -61,7 +61,12 @@ export async function readEpub(pkg: ZipPackage, writer: OfficeTextWriter, label:
     if (!pkg.has(item.href)) {
       throw new GroundkitError("EXTRACTION_FAILED", `${label ?? "The e-book"} lists ${item.href} in its spine but the package lacks it.`, { part: item.href });
     }
-    const serialized = serializeHtml(withoutInternalSubset(await pkg.readText(item.href)), { maxOutputCodePoints, label });
+    const serialized = serializeHtml(withoutInternalSubset(await pkg.readText(item.href)), {
+      maxOutputCodePoints,
+      label,
+      // The office extractor's identity is unchanged, so its chapters keep the fenced form (ADR 0029).
+      fencedCode: true,
+    });
     chapter++;
     const chapterTitle = toc.get(item.href) ?? serialized.title;
     writer.locate({ chapter, title: chapterTitle });

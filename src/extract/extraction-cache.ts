@@ -49,7 +49,10 @@ interface Pending {
 
 /** Approximate memory of a result: UTF-16 text, 8 bytes per number of its maps. */
 function sizeOf(result: ExtractedText): number {
-  const numbers = (result.pageStarts?.length ?? 0) + (result.sourceLines ? result.sourceLines.starts.length + result.sourceLines.lines.length : 0);
+  const numbers =
+    (result.pageStarts?.length ?? 0) +
+    (result.sourceLines ? result.sourceLines.starts.length + result.sourceLines.lines.length : 0) +
+    2 * (result.codeBlocks?.length ?? 0);
   // An office location is a small object (a slide number, a cell, a heading path): ~64 bytes each.
   const locations = result.locations ? result.locations.starts.length * (8 + 64) : 0;
   return result.text.length * 2 + numbers * 8 + locations + (result.title?.length ?? 0) * 2;

@@ -32,6 +32,12 @@ export interface ExtractedText {
    */
   sourceLines?: SourceLineMap;
   /**
+   * HTML only: the `<pre>` blocks' ranges in `text` (code points, `[start, end)`), so
+   * the chunker treats them as code (a `# comment` line is not a heading) without
+   * fences in the text.
+   */
+  codeBlocks?: Array<{ start: number; end: number }>;
+  /**
    * Office documents and e-books only: the slide, sheet cell, chapter or heading
    * path each run of `text` belongs to (docs/decisions/0022-office-documents.md).
    */

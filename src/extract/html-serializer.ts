@@ -3,8 +3,11 @@
  * streaming parser (no DOM is built).
  *
  * The output is plain text with just enough Markdown for a Markdown-aware
- * chunker: headings become ATX headings (`## Title`), list items `- item`,
- * `<pre>` blocks fenced code blocks. Rules, all fixed:
+ * chunker: headings become ATX headings (`## Title`), list items `- item`.
+ * `<pre>` blocks are their own lines, verbatim, their ranges returned in
+ * `codeBlocks` so the chunker keeps a `# comment` in code from reading as a
+ * heading without a Markdown fence in the text (`fencedCode: true`, the form
+ * EPUB chapters keep, wraps them in fences instead). Rules, all fixed:
  * - Paragraph-like blocks (p, headings, lists, tables, blockquote, pre, section…)
  *   are separated by one blank line; line-like blocks (div, li, tr, dt, dd…)
  *   and `<br>` start a new line. Never more than one blank line in a row outside `<pre>`.
@@ -19,10 +22,13 @@
  *   whitespace (space, tab, LF, FF, CR) and U+00A0 (no-break space, mostly used for
  *   layout) collapses to one space; lines carry no leading or trailing spaces
  *   except list indentation.
- * - `<pre>` text is kept verbatim (line breaks, blank lines, indentation) inside a
- *   code fence, minus the newline right after `<pre>` (HTML ignores it), trailing
- *   whitespace on each line, and leading/trailing blank lines. The fence keeps a
- *   line like "# comment" in code from reading as a heading.
+ * - `<pre>` text is kept verbatim (line breaks, blank lines, indentation), minus
+ *   the newline right after `<pre>` (HTML ignores it), trailing whitespace on
+ *   each line, and leading/trailing blank lines.
+ * - A permalink anchor is dropped: an `<a href="#…">` whose text is only
+ *   `#`, `§`, `¶`, `🔗` or `⚓` (PostgreSQL's `id_link`, Sphinx's `headerlink`,
+ *   the `§` of many generators): it is navigation, and left in, every heading
+ *   of such a page ends in a stray mark. (Not with `fencedCode`.)
  * - Other C0 control characters are removed.
  *
  * Bounds (each a refusal, `EXTRACTION_LIMIT`, never a different text):
@@ -54,6 +60,17 @@ export interface SerializeHtmlOptions {
   maxOutputCodePoints?: number | undefined;
   /** Names the document in refusals. */
   label?: string | undefined;
+  /**
+   * The earlier form, kept by EPUB chapters (whose extractor identity did not
+   * change): `<pre>` blocks in Markdown code fences, permalink anchors kept.
+   */
+  fencedCode?: boolean | undefined;
+}
+
+/** A `<pre>` block's range in the text, in code points: `[start, end)`. */
+export interface CodeBlock {
+  start: number;
+  end: number;
 }
 
 /** What {@link serializeHtml} returns. */
@@ -68,7 +85,15 @@ export interface SerializedHtml {
    * marker or code fence the line of the text it introduces.
    */
   sourceLines: SourceLineMap;
+  /** The `<pre>` blocks, in order (none with `fencedCode`: the fences mark them). */
+  codeBlocks: CodeBlock[];
 }
+
+/** The whole text of a permalink anchor (see the rules above). */
+const PERMALINK_TEXT = /^(?:\s|[#§¶⚓]|🔗|\ufe0f)*$/u;
+
+/** Inline markup a permalink mark may sit in (`<a href="#x"><span>¶</span></a>`). */
+const INLINE = new Set(["span", "code", "i", "b", "em", "strong", "small", "sup"]);
 
 /** Elements whose whole content is dropped. */
 const DROPPED = new Set(["script", "style", "noscript", "template", "svg", "math", "iframe", "noembed", "noframes", "rp"]);
@@ -110,7 +135,7 @@ const CONTROL_CHARS = /[\u0000-\u0008\u000b\u000e-\u001f\u007f]/g;
  */
 export function serializeHtml(html: string, options: SerializeHtmlOptions = {}): SerializedHtml {
   const maxOutput = options.maxOutputCodePoints ?? Number.POSITIVE_INFINITY;
-  const out = new TextBuilder(maxOutput, options.label);
+  const out = new TextBuilder(maxOutput, options.label, options.fencedCode === true);
   const lineOf = sourceLineIndex(html);
   const stack: string[] = [];
   /** Per open `<tr>`: cells seen so far. */
@@ -123,8 +148,17 @@ export function serializeHtml(html: string, options: SerializeHtmlOptions = {}):
   let titleDepth = 0;
   let titleText: string | undefined;
   let titleDone = false;
+  /** An open `<a href="#…">` whose text is held back until it shows whether it is only a permalink mark. */
+  let anchor: { depth: number; pieces: Array<{ data: string; line: number; verbatim: boolean }> } | undefined;
+  const releaseAnchor = (): void => {
+    const held = anchor;
+    anchor = undefined;
+    for (const p of held?.pieces ?? []) out.text(p.data, p.line, p.verbatim);
+  };
 
   const open = (name: string): void => {
+    // An element inside the anchor other than inline markup: not a bare mark; write what was held.
+    if (anchor && !INLINE.has(name)) releaseAnchor();
     stack.push(name);
     if (stack.length > HTML_MAX_NESTING_DEPTH) {
       throw extractionLimit("nesting", `stopped: the HTML nests more than ${HTML_MAX_NESTING_DEPTH} elements inside each other`, options.label, {
@@ -178,6 +212,10 @@ export function serializeHtml(html: string, options: SerializeHtmlOptions = {}):
   };
 
   const close = (name: string): void => {
+    if (anchor && stack.length < anchor.depth) {
+      if (PERMALINK_TEXT.test(anchor.pieces.map((p) => p.data).join(""))) anchor = undefined;
+      else releaseAnchor();
+    }
     if (DROPPED.has(name)) {
       dropDepth--;
       return;
@@ -204,6 +242,11 @@ export function serializeHtml(html: string, options: SerializeHtmlOptions = {}):
   const parser = new Parser(
     {
       onopentagname: open,
+      onopentag(name, attribs) {
+        if (name === "a" && !options.fencedCode && dropDepth === 0 && preDepth === 0 && titleDepth === 0 && attribs.href?.startsWith("#")) {
+          anchor = { depth: stack.length, pieces: [] };
+        }
+      },
       onclosetag(name) {
         // htmlparser2 closes every element it opened (implied closes included); the guard
         // keeps our stack sane should a close ever arrive for something not open.
@@ -221,6 +264,8 @@ export function serializeHtml(html: string, options: SerializeHtmlOptions = {}):
         if (preDepth > 0) {
           preOrigins.push({ at: preText.length, ...origin });
           preText += data;
+        } else if (anchor) {
+          anchor.pieces.push({ data, line: lineOf(origin.from), verbatim: origin.verbatim });
         } else {
           out.text(data, lineOf(origin.from), origin.verbatim);
         }
@@ -232,9 +277,10 @@ export function serializeHtml(html: string, options: SerializeHtmlOptions = {}):
   parser.end(html);
   // Anything still open at the end (e.g. an unterminated <pre>) was closed by parser.end().
   const title = titleText?.replace(CONTROL_CHARS, "").split(COLLAPSIBLE).join(" ").trim();
-  const { text, sourceLines } = out.finish();
+  releaseAnchor();
+  const { text, sourceLines, codeBlocks } = out.finish();
   if (maxOutput !== Number.POSITIVE_INFINITY) checkOutputLength(codePointLength(text), maxOutput, options.label);
-  return { text, title: title ? title : undefined, sourceLines };
+  return { text, title: title ? title : undefined, sourceLines, codeBlocks };
 }
 
 /** Where a piece of text came from in the HTML. */
@@ -303,10 +349,13 @@ class TextBuilder {
   /** Runs of the output by source line (see SourceLineMap), in written code points. */
   private readonly runStarts: number[] = [];
   private readonly runLines: number[] = [];
+  /** `<pre>` blocks in written code points (before finish()'s trim). */
+  private readonly codeBlocks: CodeBlock[] = [];
 
   constructor(
     private readonly maxOutput: number,
     private readonly label: string | undefined,
+    private readonly fencedCode: boolean,
   ) {}
 
   /** A block boundary needing `newlines` line ends (inside a heading, just a space). */
@@ -388,7 +437,7 @@ class TextBuilder {
     }
   }
 
-  /** The raw text of a `<pre>` element, emitted as a fenced block; `lineOf(i)` is the source line of `raw`'s index `i`. */
+  /** The raw text of a `<pre>` element, emitted as a block of its own lines; `lineOf(i)` is the source line of `raw`'s index `i`. */
   preformatted(raw: string, lineOf: (i: number) => number): void {
     const lines: Array<{ text: string; line: number }> = [];
     const breaks = /\r\n?|\n/g;
@@ -403,23 +452,34 @@ class TextBuilder {
     while (lines.length > 0 && lines[0]!.text === "") lines.shift();
     while (lines.length > 0 && lines[lines.length - 1]!.text === "") lines.pop();
     if (lines.length === 0) return;
-    const content = lines.map((l) => l.text).join("\n");
-    const longestRun = Math.max(0, ...(content.match(/`+/g) ?? []).map((run) => run.length));
-    const fence = "`".repeat(Math.max(3, longestRun + 1));
     this.block(2);
     this.settleBreak();
-    this.line = lines[0]!.line;
-    this.write(`${fence}\n`);
-    for (const { text, line } of lines) {
-      this.line = line;
-      this.write(`${text}\n`);
+    if (this.fencedCode) {
+      const content = lines.map((l) => l.text).join("\n");
+      const longestRun = Math.max(0, ...(content.match(/`+/g) ?? []).map((run) => run.length));
+      const fence = "`".repeat(Math.max(3, longestRun + 1));
+      this.line = lines[0]!.line;
+      this.write(`${fence}\n`);
+      for (const { text, line } of lines) {
+        this.line = line;
+        this.write(`${text}\n`);
+      }
+      this.write(fence);
+    } else {
+      const start = this.written;
+      lines.forEach(({ text, line }, i) => {
+        // A line end belongs to the line before it (see SerializedHtml.sourceLines).
+        if (i > 0) this.write("\n");
+        this.line = line;
+        if (text) this.write(text);
+      });
+      this.codeBlocks.push({ start, end: this.written });
     }
-    this.write(fence);
     this.hasContent = true;
     this.block(2);
   }
 
-  finish(): { text: string; sourceLines: SourceLineMap } {
+  finish(): { text: string; sourceLines: SourceLineMap; codeBlocks: CodeBlock[] } {
     // Only a nested list item's indentation can lead; a document does not start indented.
     const joined = this.parts.join("");
     const text = joined.trim();
@@ -439,7 +499,8 @@ class TextBuilder {
       starts.push(start);
       lines.push(this.runLines[i]!);
     }
-    return { text, sourceLines: { starts, lines } };
+    const codeBlocks = this.codeBlocks.map((b) => ({ start: Math.max(0, b.start - lead), end: Math.min(length, b.end - lead) }));
+    return { text, sourceLines: { starts, lines }, codeBlocks };
   }
 
   private word(word: string, line: number): void {

@@ -26,7 +26,17 @@ export interface HtmlCharset {
 }
 
 /**
- * Build the HTML extractor; its identity is htmlparser2's installed version.
+ * The revision of our serializer's text, part of the extractor identity: a
+ * citation of text an earlier revision wrote is re-checked against that text
+ * by nothing but that revision, so it reads `unresolvable` naming both rather
+ * than `drifted`, and the next ingest re-extracts the page. 2: `<pre>` without
+ * Markdown fences, permalink anchors dropped (ADR 0029).
+ */
+export const HTML_TEXT_REVISION = "groundkit-html/2";
+
+/**
+ * Build the HTML extractor; its identity is htmlparser2's installed version
+ * and {@link HTML_TEXT_REVISION}.
  *
  * @example
  *   const html = await createHtmlExtractor();
@@ -38,7 +48,7 @@ export async function createHtmlExtractor(): Promise<Extractor> {
   // Probe: an installed-but-broken parser must show up here, not on the first real document.
   const probe = serializeHtml("<p>probe</p>");
   if (probe.text !== "probe") throw new Error(`htmlparser2 ${pkg.version} failed a smoke test`);
-  return new HtmlExtractor(pkg.identity);
+  return new HtmlExtractor(`${pkg.identity}+${HTML_TEXT_REVISION}`);
 }
 
 class HtmlExtractor implements Extractor {
@@ -59,6 +69,7 @@ class HtmlExtractor implements Extractor {
       throw new GroundkitError("EXTRACTION_FAILED", `The HTML could not be parsed: ${message}`, undefined, { cause: err });
     }
     const result: ExtractedText = { text: serialized.text, sourceLines: serialized.sourceLines };
+    if (serialized.codeBlocks.length > 0) result.codeBlocks = serialized.codeBlocks;
     if (serialized.title !== undefined) result.title = serialized.title;
     return result;
   }

@@ -38,6 +38,7 @@ export function buildChunks(source: string, loaded: LoadedContent, settings: Chu
       chunkOverlap: settings.chunkOverlap,
       markdown: loaded.markdown,
       pageStarts: loaded.pageStarts,
+      codeBlocks: loaded.codeBlocks,
     });
   }
   const lang = loaded.code?.lang;

@@ -40,6 +40,11 @@ export interface ChunkerOptions {
   markdown: boolean;
   /** Optional: code-point offset where each page starts (pages[0] === 0), for PDFs. */
   pageStarts?: number[] | undefined;
+  /**
+   * Optional, with `markdown`: code blocks the extractor found (HTML `<pre>`), code-point
+   * ranges treated like fenced code (no headings inside, kept whole when they fit).
+   */
+  codeBlocks?: ReadonlyArray<{ start: number; end: number }> | undefined;
 }
 
 /** Smallest accepted `chunkSize`, in code points. */
@@ -138,7 +143,7 @@ export function chunkText(content: string, options: ChunkerOptions): ChunkSpan[]
       contentLength: cpt.length,
     });
   }
-  const md = options.markdown ? scanMarkdownStructure(content) : null;
+  const md = options.markdown ? scanMarkdownStructure(content, options.codeBlocks?.map((b) => ({ start: cpt.toUtf16(b.start), end: cpt.toUtf16(b.end) }))) : null;
   const breaks = classifyBreaks(content, md, options.chunkSize);
   const spans = cutSpans(content, cpt, breaks, options.chunkSize, options.chunkOverlap);
   const headingParents = md ? buildHeadingParents(md) : null;

@@ -28,6 +28,8 @@ export interface LoadedContent {
   pageStarts?: number[] | undefined;
   /** Which line of the source file each run of `content` came from (HTML). */
   sourceLines?: SourceLineMap | undefined;
+  /** HTML: the `<pre>` blocks (code points), chunked as code blocks. */
+  codeBlocks?: Array<{ start: number; end: number }> | undefined;
   /** The slide, sheet cell, chapter or heading path each run of `content` belongs to (office documents, e-books). */
   locations?: LocationMap | undefined;
   title?: string | undefined;
@@ -135,6 +137,7 @@ export class Dispatcher {
           markdown: kind !== "pdf",
           pageStarts: out.pageStarts,
           sourceLines: out.sourceLines,
+          codeBlocks: out.codeBlocks,
           locations: out.locations,
           title: out.title,
         };

@@ -42,13 +42,16 @@ const TILDE = 0x7e;
 
 /**
  * Find the headings, fenced code blocks and front matter of a Markdown document
- * (LF newlines). Runs in one pass over the lines.
+ * (LF newlines). Runs in one pass over the lines. `codeBlocks` are code blocks
+ * known without fences (an extractor's HTML `<pre>`, UTF-16 ranges in order):
+ * their lines are code, never headings or fences, and they are reported among
+ * the fences.
  *
  * @example
  *   scanMarkdownStructure("# Install\n\n```\n# not a heading\n```\n").headings
  *   // [{ start: 0, lineEnd: 9, level: 1, text: "Install" }]
  */
-export function scanMarkdownStructure(content: string): MarkdownStructure {
+export function scanMarkdownStructure(content: string, codeBlocks: readonly MarkdownFence[] = []): MarkdownStructure {
   const n = content.length;
   const headings: MarkdownHeading[] = [];
   const fences: MarkdownFence[] = [];
@@ -56,9 +59,19 @@ export function scanMarkdownStructure(content: string): MarkdownStructure {
 
   let open: { start: number; char: number; length: number } | null = null;
   let i = frontMatterEnd;
+  let known = 0;
   while (i < n) {
     let j = content.indexOf("\n", i);
     if (j < 0) j = n;
+    while (known < codeBlocks.length && codeBlocks[known]!.end <= i) known++;
+    const block = codeBlocks[known];
+    if (!open && block && block.start <= i) {
+      // A known code block: jump past its last line.
+      fences.push(block);
+      known++;
+      i = Math.max(j, block.end) + 1;
+      continue;
+    }
     // Up to three spaces of indentation; more makes an indented code block (or list continuation).
     let k = i;
     while (k < j && k - i < 3 && content.charCodeAt(k) === SPACE) k++;

@@ -8,7 +8,7 @@ import type { EmbeddingProvider } from "../embed/provider.js";
 import { ATTR, withSpan } from "../obs/tracing.js";
 import type { ScoredChunk, Store } from "../store/store.js";
 import { denseSearch } from "./dense.js";
-import { checkFilterKeys, parseFilters, toChunkFilter } from "./filters.js";
+import { checkFilterKeys, parseFilters, toChunkFilter, type Filter } from "./filters.js";
 import { fuseHybrid, hybridPoolSize, type FusionMethod } from "./hybrid.js";
 import { lexicalSearch } from "./lexical.js";
 import { DEFAULT_RERANK_DEPTH, rerankChunks } from "./rerank-stage.js";
@@ -32,6 +32,8 @@ export interface RetrievalSettings {
   rankBonus?: boolean | undefined;
   /** Convex only: the dense share of the combination [0.5]. */
   convexDenseWeight?: number | undefined;
+  /** The dense share of the convex combination that orders code chunks among themselves [0.2]. */
+  codeDenseWeight?: number | undefined;
   /** Candidates per side for hybrid [max(50, 4 × depth)]. */
   hybridPool?: number | undefined;
   /** First-stage candidates the cross-encoder rescores [50]. */
@@ -51,25 +53,44 @@ export interface RankRequest {
 /** What the pipeline needs from a collection; the embedder and reranker are obtained only when a mode needs them. */
 export interface RankSources {
   store: Store;
-  embedder: () => Promise<EmbeddingProvider>;
+  /** The query embedder, bound by reading the collection's embedding identity through `store`. */
+  embedder: (store: Store) => Promise<EmbeddingProvider>;
   reranker: () => Promise<Reranker>;
   settings: RetrievalSettings;
 }
 
 /** Rank chunks for a query: BM25, dense or hybrid, then an optional rerank; at most `limit` rows. */
 export async function rankChunks(sources: RankSources, query: string, limit: number, req: RankRequest = {}): Promise<ScoredChunk[]> {
-  const { store, settings } = sources;
   const filters = parseFilters(req.filters);
+  const reranker = req.rerank ? await sources.reranker() : undefined;
+  const depth = reranker ? Math.max(limit, sources.settings.rerankDepth ?? DEFAULT_RERANK_DEPTH) : limit;
+  // Every read of one search from one snapshot (on PostgreSQL: of one server, a read replica when there is one).
+  const rows = await sources.store.readSnapshot((store) => candidates(store, sources, query, depth, filters, req.mode ?? "bm25"));
+  if (!reranker) return rows.slice(0, limit);
+  return withSpan("groundkit.search.rerank", { [ATTR.candidates]: rows.length }, async (span) => {
+    const reranked = await rerankChunks(reranker, query, rows, limit);
+    span.setAttribute(ATTR.hits, reranked.length);
+    return reranked;
+  });
+}
+
+/** The first stage: BM25, dense or hybrid candidates, `depth` of them, read through `store`. */
+async function candidates(
+  store: Store,
+  sources: RankSources,
+  query: string,
+  depth: number,
+  filters: Filter[],
+  mode: SearchMode,
+): Promise<ScoredChunk[]> {
+  const { settings } = sources;
   await checkFilterKeys(filters, () => store.metadataFields());
   const filter = toChunkFilter(filters);
-  const mode = req.mode ?? "bm25";
-  const reranker = req.rerank ? await sources.reranker() : undefined;
-  const depth = reranker ? Math.max(limit, settings.rerankDepth ?? DEFAULT_RERANK_DEPTH) : limit;
   let rows: ScoredChunk[];
   if (mode === "bm25") {
     rows = await lexicalSearch(store, query, depth, filter);
   } else {
-    const provider = await sources.embedder();
+    const provider = await sources.embedder(store);
     const denseOpts = { filter, minScore: settings.denseMinScore };
     if (mode === "dense") {
       rows = await denseSearch(store, provider, query, depth, denseOpts);
@@ -84,17 +105,12 @@ export async function rankChunks(sources: RankSources, query: string, limit: num
           weights: settings.hybridWeights,
           rankBonus: settings.rankBonus,
           convexDenseWeight: settings.convexDenseWeight,
+          codeDenseWeight: settings.codeDenseWeight,
         });
         span.setAttribute(ATTR.hits, fused.length);
         return fused;
       });
     }
   }
-  if (!reranker) return rows.slice(0, limit);
-  const candidates = rows;
-  return withSpan("groundkit.search.rerank", { [ATTR.candidates]: candidates.length }, async (span) => {
-    const reranked = await rerankChunks(reranker, query, candidates, limit);
-    span.setAttribute(ATTR.hits, reranked.length);
-    return reranked;
-  });
+  return rows;
 }

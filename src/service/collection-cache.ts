@@ -11,7 +11,17 @@
  */
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { Collection, collectionFile, listCollections, openCollection, removeIfUnused, storeKindOf, storeProbe, type StoreProbe } from "../collection/index.js";
+import {
+  Collection,
+  collectionFile,
+  listCollections,
+  openCollection,
+  removeIfUnused,
+  storeKindOf,
+  storeProbe,
+  type StoreProbe,
+  type StoreReadiness,
+} from "../collection/index.js";
 import type { CollectionSettings } from "../collection/settings.js";
 import { checkCollectionName } from "../core/collection-name.js";
 import { GroundkitError } from "../core/errors.js";
@@ -58,8 +68,8 @@ export class CollectionCache {
     return listCollections({ indexDir: this.indexDir, store: this.settings.store });
   }
 
-  /** Whether the store answers (readyz): always for SQLite files, a bounded ping for PostgreSQL. */
-  storeReady(): Promise<{ ok: true } | { ok: false; reason: string }> {
+  /** Whether the store answers (readyz): always for SQLite files, a bounded ping for PostgreSQL, with its read replicas' lag. */
+  storeReady(): Promise<StoreReadiness> {
     this.probe ??= storeProbe(this.settings.store);
     return this.probe.check();
   }

@@ -1,9 +1,10 @@
 /**
  * The registry rendered as an MCP server: one MCP tool per registry entry, with
- * annotations (readOnlyHint…), input and output schemas, structured content
- * plus a text block (the tool's plain rendering, e.g. search's, else the same
- * JSON), and instructions describing the
- * search → fetch_chunk workflow. Transport-agnostic: stdio (serve-mcp) and
+ * annotations (readOnlyHint…) and its input schema, structured content plus a
+ * text block (the tool's plain rendering, e.g. search's, else the same JSON),
+ * and instructions describing the search → fetch_chunk workflow. Output
+ * schemas are left out of `tools/list` (ADR 0029): an agent pays for that list
+ * on every connection, and the outputs are documented in /openapi.json. Transport-agnostic: stdio (serve-mcp) and
  * Streamable HTTP (serve's /mcp) connect their own transport to it.
  */
 import { randomUUID } from "node:crypto";
@@ -33,9 +34,9 @@ export const SERVER_INSTRUCTIONS = [
   "Quote only verified text and cite its source and lines. Before you rely on a quote in your answer, call",
   "`verify_quote` with the exact words and the `chunk_id` (or `document_id`): it says whether they occur verbatim",
   "and returns the citation of each occurrence. `verify_citation` re-checks a citation you kept;",
-  "`list_collections` and `index_status` describe what is indexed.",
-  "For a smaller answer pass `format: \"compact\"` to `search` (passage, citation and score per hit, with",
-  "`max_chars` per passage and `max_total_chars` overall); `min_score` drops weak hits, and `no_results` says why none matched.",
+  "`list_collections` and `index_status` describe what is indexed; a call without `collection` uses the server's default.",
+  "`search` answers in compact form (passage, citation and score per hit; `max_chars` per passage, `max_total_chars`",
+  "overall); `format: \"full\"` adds chunk text, headings and term offsets. `min_score` drops weak hits; `no_results` says why none matched.",
 ].join(" ");
 
 export interface McpServerOptions {
@@ -82,7 +83,6 @@ function registerTool(server: McpServer, tool: ToolDefinition, ctx: ServiceConte
       title: tool.title,
       description: tool.description,
       inputSchema: tool.input,
-      outputSchema: tool.output,
       annotations: annotationsOf(tool),
     },
     async (args: unknown, extra: { signal?: AbortSignal }): Promise<CallToolResult> => {
@@ -103,7 +103,8 @@ function registerTool(server: McpServer, tool: ToolDefinition, ctx: ServiceConte
         signal: eitherSignal(opts.signal, extra.signal),
       };
       try {
-        const output = await callTool(tool, args, ctx, scope);
+        const given = args !== null && typeof args === "object" && tool.mcpDefaults ? tool.mcpDefaults(args as Record<string, unknown>) : args;
+        const output = await callTool(tool, given, ctx, scope);
         const duration_ms = Math.round(performance.now() - started);
         opts.log.info("tool", { tool: tool.name, ok: true, request_id: requestId, duration_ms, ...(traceId ? { trace_id: traceId } : {}) });
         // Structured content, and for clients that read only text the tool's own rendering (else the JSON).

@@ -45,7 +45,7 @@ export function buildOpenApi(tools: ToolDefinition[], version: string): Record<s
     (paths[route] ??= {})[tool.rest.method.toLowerCase()] = operationFor(tool);
   }
   paths["/healthz"] = { get: probe("healthz", "Liveness: the process answers.") };
-  paths["/readyz"] = { get: probe("readyz", "Readiness: the index directory is readable, the store answers (a bounded ping for PostgreSQL; `store` says which) and the server is not shutting down.") };
+  paths["/readyz"] = { get: probe("readyz", "Readiness: the index directory is readable, the store answers (a bounded ping for PostgreSQL; `store` says which, and `store.replicas` how far behind its primary each read replica is, in bytes and seconds) and the server is not shutting down.") };
   paths["/mcp"] = {
     post: {
       operationId: "mcp",

@@ -206,7 +206,13 @@ export async function startRestServer(opts: RestServerOptions): Promise<RunningS
     const ready = !closing && indexDirUsable(ctx.collections.indexDir) && store.ok;
     return reply.code(ready ? 200 : 503).send({
       status: ready ? "ready" : "unavailable",
-      store: { kind: ctx.collections.storeKind, ok: store.ok, ...(store.ok ? {} : { reason: store.reason }) },
+      store: {
+        kind: ctx.collections.storeKind,
+        ok: store.ok,
+        ...(store.ok ? {} : { reason: store.reason }),
+        // How far behind its primary each read replica is; a replica that is down does not make the server unready.
+        ...(store.replicas ? { replicas: store.replicas } : {}),
+      },
     });
   });
 

@@ -51,6 +51,12 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   /** The REST route may answer `Accept: text/event-stream` with the events `handler` emits, then the result. */
   streams?: boolean;
   handler(input: z.output<I>, ctx: ServiceContext, emit?: ToolEmitter): Promise<Declared<z.input<O>>>;
+  /**
+   * Arguments an MCP call gets when it leaves them out (search: the compact
+   * form, sized for agents). REST keeps the declared defaults; the input
+   * schema is the same on both surfaces and says so in its descriptions.
+   */
+  mcpDefaults?: (args: Record<string, unknown>) => Record<string, unknown>;
   /** The MCP text content for an output (default: the output as JSON). */
   renderText?: (output: Record<string, unknown>) => string;
 }

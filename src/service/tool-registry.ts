@@ -47,12 +47,16 @@ export function toolsFor(opts: { mutating: boolean; surface?: "mcp" | "rest" }):
   return ALL_TOOLS.filter((t) => (t.kind === "read" || opts.mutating) && (opts.surface !== "mcp" || (t.surfaces ?? "both") === "both"));
 }
 
-/** MCP annotations derived from the declaration. */
+/**
+ * MCP annotations derived from the declaration. The destructive and idempotent
+ * hints mean something only for a tool that writes (MCP spec), so read tools
+ * carry readOnlyHint and openWorldHint alone; the title is the tool's own.
+ */
 export function annotationsOf(tool: ToolDefinition): ToolAnnotations {
+  if (tool.kind === "read") return { readOnlyHint: true, openWorldHint: tool.hints.openWorld };
   return {
-    title: tool.title,
-    readOnlyHint: tool.kind === "read",
-    destructiveHint: tool.kind === "mutating" ? tool.hints.destructive : false,
+    readOnlyHint: false,
+    destructiveHint: tool.hints.destructive,
     idempotentHint: tool.hints.idempotent,
     openWorldHint: tool.hints.openWorld,
   };

@@ -68,7 +68,11 @@ function countOutput(metrics: ServerMetrics, tool: string, output: Record<string
   };
   verdictOf(output, output.verdict);
   if (Array.isArray(output.results)) {
-    for (const hit of output.results) verdictOf(hit, (hit as { verification?: { verdict?: unknown } }).verification?.verdict);
+    // Full hits carry `verification`, compact ones (MCP's default) a bare `verdict`.
+    for (const hit of output.results) {
+      const h = hit as { verification?: { verdict?: unknown }; verdict?: unknown };
+      verdictOf(hit, h.verification?.verdict ?? h.verdict);
+    }
   }
   if (tool === "ingest") metrics.ingest(output as unknown as IngestCounts);
 }

@@ -5,8 +5,9 @@
  * Kept apart from the registry so the backends never import the module that
  * imports them.
  */
-import type { StoreConfig } from "../core/config.js";
+import type { StoreConfig } from "./store-config.js";
 import type { AnnOptions } from "./sqlite/ann-index.js";
+import type { FileChecks } from "./store-health.js";
 import type { Store } from "./store.js";
 import type { WriterLockOptions } from "./writer-lock-holder.js";
 
@@ -27,6 +28,26 @@ export interface OpenStoreOptions {
   vectorIndex?: VectorIndexTuning | undefined;
 }
 
+/**
+ * A read replica of a server-backed store (a PostgreSQL streaming standby), for `status` and `/readyz`:
+ * how far behind its primary it is, or why it cannot serve.
+ */
+export interface ReplicaStatus {
+  /** The environment variable naming its URL (never the URL). */
+  name: string;
+  /** host:port/database. */
+  target: string;
+  /** It answers and is a standby (reads may go to it). */
+  ok: boolean;
+  /** WAL bytes the primary wrote that it has not replayed yet. */
+  replay_lag_bytes?: number;
+  /** Age of the last transaction it replayed while it still has WAL to replay (0 once caught up). */
+  replay_lag_seconds?: number;
+  reason?: string;
+  /** Reads pass it over now (it failed one lately), and why. */
+  passed_over?: string;
+}
+
 /** A collection's open store and what goes with it. */
 export interface OpenedStore {
   store: Store;
@@ -36,11 +57,16 @@ export interface OpenedStore {
   createdNow: boolean;
   /** Run a writing call holding the collection's writer lock (writers of every process take turns). */
   withWriterLock<T>(opts: WriterLockOptions, fn: () => Promise<T>): Promise<T>;
+  /** The store's read replicas and their lag (none: []); bounded, never throws. */
+  replicas(): Promise<ReplicaStatus[]>;
 }
+
+/** What a readiness check found: the store answers (or why not), and its read replicas' lag when it has any. */
+export type StoreReadiness = ({ ok: true } | { ok: false; reason: string }) & { replicas?: ReplicaStatus[] };
 
 /** Whether the store behind the collections answers (readiness). */
 export interface StoreProbe {
-  check(): Promise<{ ok: true } | { ok: false; reason: string }>;
+  check(): Promise<StoreReadiness>;
   close(): Promise<void>;
 }
 
@@ -57,4 +83,6 @@ export interface Backend {
   probe(): StoreProbe;
   /** The file whose identity tells a cached handle it was replaced; undefined for a server-backed store. */
   fileOf(loc: StoreLocation): string | undefined;
+  /** `grk doctor`'s checks of a collection's file (integrity, stamp, schema version); absent for a server-backed store. */
+  checkFile?: ((path: string) => Promise<FileChecks>) | undefined;
 }

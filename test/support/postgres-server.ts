@@ -101,11 +101,15 @@ async function startOnFreePort(run: (cmd: string, args: string[]) => void, dataD
 
 /** The handle of a started cluster: stopping it deletes it. */
 function running(run: (cmd: string, args: string[]) => void, dataDir: string, cluster: string, port: number): TestPostgres {
+  let stopped = false;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     dataDir,
+    // Once: a test that stops a server (a replica going down) leaves afterAll's stop nothing to do.
     stop: async () => {
+      if (stopped) return;
+      stopped = true;
       try {
         run("pg_ctl", ["-D", cluster, "-m", "immediate", "-w", "stop"]);
       } finally {

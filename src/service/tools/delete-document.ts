@@ -10,10 +10,10 @@ import { CollectionArg } from "./schemas.js";
 export const deleteDocumentTool = defineTool({
   name: "delete_document",
   title: "Delete a document",
-  description: "Delete one document (by the document_id a search hit carries) from a collection, with its chunks.",
+  description: "Delete one document and its chunks from a collection.",
   kind: "mutating",
   input: z.strictObject({
-    document_id: z.string().min(1).max(200).describe("A document_id from search results or citations."),
+    document_id: z.string().min(1).max(200),
     collection: CollectionArg.optional(),
   }),
   output: z.looseObject({ collection: z.string(), document_id: z.string(), deleted: z.literal(true) }),

@@ -13,16 +13,14 @@ export const fetchChunkTool = defineTool({
   name: "fetch_chunk",
   title: "Fetch and re-verify a chunk",
   description:
-    "Fetch one chunk by the chunk_id a search returned, re-verified against its source now. The text is returned " +
-    "only when the verdict is `verified` (the source still says exactly that); otherwise `detail` says why.",
+    "A chunk by chunk_id, re-verified against its source now: full citation, verdict, and the text only when verified.",
   kind: "read",
   input: z.strictObject({
-    chunk_id: z.string().min(1).max(200).describe("A chunk_id from search results."),
+    chunk_id: z.string().min(1).max(200),
     collection: CollectionArg.optional(),
     context_chars: contextCharsArg(
       MAX_DOCUMENT_CONTEXT_CHARS,
-      `Also return up to this many characters before and after a verified text span (0-${MAX_DOCUMENT_CONTEXT_CHARS}: ` +
-        "enough to show most documents whole around the span).",
+      "Also return this many characters of source each side of a verified span.",
     ),
   }),
   output: z.looseObject({

@@ -11,25 +11,22 @@ export const getDocumentTool = defineTool({
   name: "get_document",
   title: "Read lines of a document",
   description:
-    "Read a line range of one indexed document (by document_id, a unique prefix of one, or its source as a search " +
-    "hit's citation shows it). Returns the text with a citation for exactly those lines, read back from the source " +
-    `and checked against what was indexed. At most max_chars code points (default ${DOCUMENT_CHARS.default}); a longer ` +
-    "range stops at the last whole line and next_line says where to continue. Lines are the source file's (lines_of: " +
-    "\"file\") for text files and HTML (the text that came from those lines of the HTML, as source_start_line/" +
-    "source_end_line of a hit's citation name them), lines of the extracted text for PDFs and snapshots.",
+    "Read lines of a document (document_id, unique prefix or source) with a citation for exactly them. At most " +
+    `max_chars code points (default ${DOCUMENT_CHARS.default}); next_line says where to go on. Text and HTML count ` +
+    "the file's lines (a citation's source_start_line), PDFs the extracted text's.",
   kind: "read",
   input: z.strictObject({
-    document: z.string().min(1).max(4096).describe("A document_id (or unique prefix of at least 6 characters), or the document's source."),
+    document: z.string().min(1).max(4096).describe("A document_id, a unique prefix (6+ characters) or the source."),
     collection: CollectionArg.optional(),
-    start_line: z.number().int().min(1).optional().describe("First line, 1-based (default 1)."),
-    end_line: z.number().int().min(1).optional().describe("Last line, inclusive (default: the end of the document)."),
+    start_line: z.number().int().min(1).optional().describe("1-based (default 1)."),
+    end_line: z.number().int().min(1).optional().describe("Inclusive (default: the end)."),
     max_chars: z
       .number()
       .int()
       .min(1)
       .max(DOCUMENT_CHARS.max)
       .optional()
-      .describe(`Most code points of text to return (1-${DOCUMENT_CHARS.max}, default ${DOCUMENT_CHARS.default}).`),
+      ,
   }),
   output: z.looseObject({
     collection: z.string(),

@@ -6,10 +6,7 @@ import { CollectionArg } from "./schemas.js";
 export const indexStatusTool = defineTool({
   name: "index_status",
   title: "Collection status",
-  description:
-    "Describe a collection: documents and chunks by source class, schema version, generation, last ingest, " +
-    "chunker settings, the base directories its sources were ingested from, and which vector index dense search " +
-    "uses (exact or HNSW), its size and whether it is current.",
+  description: "Describe a collection: counts, generation, last ingest, chunking, base directories, vector index, replica lag.",
   kind: "read",
   input: z.strictObject({ collection: CollectionArg.optional() }),
   output: z.looseObject({
@@ -33,12 +30,25 @@ export const indexStatusTool = defineTool({
       pending_changes: z.number().int(),
       file_bytes: z.number().int(),
     }),
+    replicas: z
+      .array(
+        z.looseObject({
+          name: z.string(),
+          target: z.string(),
+          ok: z.boolean(),
+          replay_lag_bytes: z.number().optional(),
+          replay_lag_seconds: z.number().optional(),
+          reason: z.string().optional(),
+          passed_over: z.string().optional(),
+        }),
+      )
+      .optional(),
   }),
   rest: { method: "GET", path: "/v1/collections/:collection" },
   hints: { destructive: false, idempotent: true, openWorld: false },
   async handler(input, ctx) {
     const collection = input.collection ?? ctx.defaultCollection;
-    const status = await ctx.collections.use(collection, (col) => col.status());
+    const status = await ctx.collections.use(collection, (col) => col.status({ replicaLag: true }));
     // The index file's own path is server-side detail, not part of the corpus.
     const { path: _path, ...rest } = status;
     return rest;

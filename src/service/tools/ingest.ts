@@ -17,9 +17,8 @@ export const ingestTool = defineTool({
   name: "ingest",
   title: "Ingest sources",
   description:
-    "Index files or folders under one of the server's allowed roots (relative paths resolve against the first " +
-    "root), or http(s) URLs, into a collection (created if missing). Unchanged sources are skipped; a folder's " +
-    "deleted files are pruned. Returns the run's summary; per-source failures are listed, not thrown.",
+    "Index files or folders under the allowed roots, or http(s) URLs, into a collection (created if missing); " +
+    "unchanged sources are skipped, deleted files pruned.",
   kind: "mutating",
   input: z.strictObject({
     inputs: z.array(z.string().min(1).max(4096)).min(1).max(64).describe("Paths under an allowed root, or http(s) URLs."),
@@ -32,13 +31,13 @@ export const ingestTool = defineTool({
       .min(MIN_CHUNK_SIZE)
       .max(MAX_CHUNK_SIZE)
       .optional()
-      .describe(`Re-chunk with this chunk size (${MIN_CHUNK_SIZE}-${MAX_CHUNK_SIZE} code points); omitted: the collection's recorded chunking.`),
+      .describe("Re-chunk with this size (default: the recorded chunking)."),
     chunk_overlap: z
       .number()
       .int()
       .min(0)
       .optional()
-      .describe("Re-chunk with this overlap (less than half the chunk size); omitted: the collection's recorded chunking."),
+      .describe("Re-chunk with this overlap (< half the size)."),
   }),
   output: z.looseObject({
     collection: z.string(),

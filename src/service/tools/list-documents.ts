@@ -8,13 +8,11 @@ import { CollectionArg } from "./schemas.js";
 export const listDocumentsTool = defineTool({
   name: "list_documents",
   title: "List documents",
-  description:
-    "List a collection's documents in source order: id, source, class, chunk count, ingest time, title. " +
-    "Pages are keyset-paged: pass next_after back as after for the next page.",
+  description: "A collection's documents in source order; pass next_after back as after for the next page.",
   kind: "read",
   input: z.strictObject({
     collection: CollectionArg.optional(),
-    prefix: z.string().min(1).max(4096).optional().describe("Only sources starting with this (an absolute path or URL prefix)."),
+    prefix: z.string().min(1).max(4096).optional().describe("Only sources starting with this."),
     after: z.string().min(1).max(4096).optional().describe("The next_after of the previous page."),
     limit: z
       .number()
@@ -22,7 +20,7 @@ export const listDocumentsTool = defineTool({
       .min(1)
       .max(DOCUMENT_PAGE.max)
       .optional()
-      .describe(`Documents per page (1-${DOCUMENT_PAGE.max}, default ${DOCUMENT_PAGE.default}).`),
+      .describe(`Default ${DOCUMENT_PAGE.default}.`),
   }),
   output: z.looseObject({
     collection: z.string(),

@@ -6,12 +6,12 @@
 import { z } from "zod";
 import { CitationSchema, VERDICTS } from "../../core/contracts.js";
 
-/** A collection name argument; the library validates the characters (no traversal). */
-export const CollectionArg = z
-  .string()
-  .min(1)
-  .max(64)
-  .describe("Collection name (default: the server's default collection). 1-64 of [A-Za-z0-9._-], starting with a letter or digit.");
+/**
+ * A collection name argument; the library validates the characters (no
+ * traversal). Undescribed: the name says it, and the server instructions say
+ * a call without one uses the server's default collection.
+ */
+export const CollectionArg = z.string().min(1).max(64);
 
 /** Source text around a span: a length in characters each side, 0 to `max`. */
 export function contextCharsArg(max: number, description: string) {

@@ -22,55 +22,53 @@ export const searchTool = defineTool({
   name: "search",
   title: "Search a collection",
   description:
-    "Search a groundkit collection. Returns ranked passages; each carries a citation (source, code-point offsets, " +
-    "lines, page, text hash) that can be re-verified. Cite a passage by its citation; call fetch_chunk with its " +
-    "chunk_id to re-check it against the source before quoting. `format: \"compact\"` returns only each hit's " +
-    "best-matching passage, citation and score (several times smaller); `max_total_chars` bounds the whole answer.",
+    "Search a collection. Each hit has a chunk_id and a re-verifiable citation; before quoting, fetch_chunk its " +
+    "chunk_id to re-check the source and get the full chunk.",
   kind: "read",
   input: z.strictObject({
-    query: z.string().min(1).max(MAX_QUERY_CHARS).describe(`What to search for (at most ${MAX_QUERY_CHARS} characters).`),
+    query: z.string().min(1).max(MAX_QUERY_CHARS),
     collection: CollectionArg.optional(),
     collections: z
       .array(CollectionArg)
       .min(1)
       .max(64)
       .optional()
-      .describe("Search these collections at once (instead of collection): hits are fused by rank and labelled by collection."),
-    all_collections: z.boolean().optional().describe("Search every collection of the server at once."),
-    top_k: z.number().int().min(1).max(MAX_TOP_K).optional().describe(`Number of results, 1-${MAX_TOP_K} (default 10).`),
-    mode: z.enum(SEARCH_MODES).optional().describe("Retrieval mode (default bm25). dense and hybrid need a collection with vectors."),
+      .describe("Several collections at once, hits fused by rank."),
+    all_collections: z.boolean().optional().describe("Every collection at once."),
+    top_k: z.number().int().min(1).max(MAX_TOP_K).optional().describe("Default 10."),
+    mode: z.enum(SEARCH_MODES).optional().describe("Default bm25; dense and hybrid need vectors."),
     filters: z
       .array(z.string().min(1).max(512))
       .max(MAX_FILTERS)
       .optional()
-      .describe("Restrictions such as `path=guides/**`, `class=text`, `ext=md`, `tag=security` (all must hold)."),
-    rerank: z.boolean().optional().describe("Rerank the candidates before returning them."),
-    verify: z.boolean().optional().describe("Re-check every hit against its source and attach a verdict."),
+      .describe("All must hold, e.g. `path=guides/**`, `class=text`, `ext=md`, `tag=security`."),
+    rerank: z.boolean().optional(),
+    verify: z.boolean().optional().describe("Re-check each hit against its source."),
     min_score: z
       .number()
       .optional()
-      .describe("Drop hits scoring under this (the mode's own score: BM25 > 0, dense cosine, hybrid RRF). With none left, `no_results` says why."),
+      .describe("Drop hits scoring under this (the mode's own score)."),
     format: z
       .enum(["full", "compact"])
       .optional()
-      .describe("`full` (default): every field of every hit. `compact`: rank, score, chunk_id, passage and citation only."),
+      .describe("compact (MCP default) or full (REST default: adds chunk text, headings, term offsets)."),
     max_chars: z
       .number()
       .int()
       .min(20)
       .max(MAX_PASSAGE_CHARS)
       .optional()
-      .describe(`Length of each hit's matched passage in code points (default ${DEFAULT_PASSAGE_CHARS}; compact ${DEFAULT_COMPACT_CHARS}).`),
+      .describe(`Passage length per hit (default ${DEFAULT_PASSAGE_CHARS}, compact ${DEFAULT_COMPACT_CHARS}).`),
     max_total_chars: z
       .number()
       .int()
       .min(1)
       .max(MAX_TOP_K * MAX_PASSAGE_CHARS)
       .optional()
-      .describe("Compact form only: the passages of all hits together stay within this many code points; hits that do not fit are left out and counted in `omitted`."),
+      .describe("Compact only: bound on all passages together; hits left out are counted in `omitted`."),
     context_chars: contextCharsArg(
       MAX_CONTEXT_CHARS,
-      `Full form only: also return up to this many characters of source text each side of each hit's span (0-${MAX_CONTEXT_CHARS}; implies verify, one read per source).`,
+      `Full only: source text each side of each hit (0-${MAX_CONTEXT_CHARS}; implies verify).`,
     ),
   }),
   output: z.looseObject({
@@ -85,6 +83,8 @@ export const searchTool = defineTool({
   }),
   rest: { method: "POST", path: "/v1/search" },
   hints: { destructive: false, idempotent: true, openWorld: false },
+  // Agents get the compact form unless they ask otherwise (context_chars asks for the full one).
+  mcpDefaults: (args) => (args.format === undefined && args.context_chars === undefined ? { ...args, format: "compact" } : args),
   async handler(input, ctx) {
     const format = input.format ?? "full";
     if (format === "full" && input.max_total_chars !== undefined) {

@@ -8,13 +8,11 @@ export const verifyCitationTool = defineTool({
   name: "verify_citation",
   title: "Verify a citation",
   description:
-    "Re-check a citation (as returned by search or fetch_chunk) against its source: `verified` (the cited text is " +
-    "still there, exactly), `drifted` (the source says something else there) or `unresolvable` (it cannot be " +
-    "checked), always with a human-readable detail.",
+    "Re-check a citation against its source: verified (still there, exactly), drifted or unresolvable, with a detail.",
   kind: "read",
   input: z.strictObject({
-    citation: CitationSchema.describe("The citation object exactly as a search hit carried it."),
-    text: z.string().max(1_000_000).optional().describe("The cited text, when known: lets a drift say where it moved."),
+    citation: CitationSchema.describe("As search or fetch_chunk returned it."),
+    text: z.string().max(1_000_000).optional().describe("The cited text, if known: a drift then says where it moved."),
     collection: CollectionArg.optional(),
   }),
   output: z.looseObject({

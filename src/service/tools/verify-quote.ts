@@ -8,16 +8,13 @@ export const verifyQuoteTool = defineTool({
   name: "verify_quote",
   title: "Verify a quote",
   description:
-    "Check a quote before relying on it: does this exact wording (whitespace differences aside; case, punctuation and " +
-    "quote marks must match) occur in the chunk (chunk_id, from search) or in the document's current text (document_id)? " +
-    "Returns found or not, the citation of every occurrence (exact code-point offsets, lines, page, hash — cite it or " +
-    "re-check it with verify_citation) and a verdict: verified, drifted (the source changed since ingest), " +
-    "unresolvable (the source cannot be read) or not_found. Give exactly one of chunk_id and document_id.",
+    "Check that an exact quote (whitespace aside) occurs in a chunk (chunk_id) or a document (document_id): the " +
+    "citation of each occurrence and a verdict (verified, drifted, unresolvable, not_found).",
   kind: "read",
   input: z.strictObject({
-    quote: z.string().min(1).max(MAX_QUOTE_CHARS).describe("The words to look for, as they would appear between quote marks."),
-    chunk_id: z.string().min(1).max(128).optional().describe("Look in this chunk (a search hit's chunk_id)."),
-    document_id: z.string().min(1).max(128).optional().describe("Look anywhere in this document's current text."),
+    quote: z.string().min(1).max(MAX_QUOTE_CHARS),
+    chunk_id: z.string().min(1).max(128).optional(),
+    document_id: z.string().min(1).max(128).optional(),
     collection: CollectionArg.optional(),
   }),
   output: z.looseObject({

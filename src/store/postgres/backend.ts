@@ -7,8 +7,9 @@ import type { Backend, OpenedStore } from "../backend.js";
 import { checkIndexDirIfPresent, ensureIndexDir } from "../index-dir.js";
 import type { PostgresStoreConfig } from "./connection-settings.js";
 import { PostgresStore } from "./postgres-store.js";
+import { readinessProbe } from "./readiness-probe.js";
 
-/** How long a readiness probe waits for the database. */
+/** How long a readiness probe, or a status's replica lag, waits for each server. */
 const PROBE_WAIT_MS = 2000;
 
 export function postgresBackend(config: PostgresStoreConfig): Backend {
@@ -27,6 +28,7 @@ export function postgresBackend(config: PostgresStoreConfig): Backend {
         // A schema made by this open is not told apart; a failed first ingest is cleaned up by removeIfUnused.
         createdNow: false,
         withWriterLock: (lock, fn) => store.withWriterLock(lock, fn),
+        replicas: () => store.replicaStatus(PROBE_WAIT_MS),
       };
     },
 
@@ -34,10 +36,7 @@ export function postgresBackend(config: PostgresStoreConfig): Backend {
 
     drop: (loc) => PostgresStore.drop(config, loc.name),
 
-    probe() {
-      const conn = PostgresStore.probe(config);
-      return { check: () => conn.ping(PROBE_WAIT_MS), close: () => conn.close() };
-    },
+    probe: () => readinessProbe(config, PROBE_WAIT_MS),
 
     fileOf: () => undefined,
   };

@@ -67,6 +67,8 @@ interface PgRawResult {
 interface PgClientRaw {
   query(config: PgQueryConfig): Promise<PgRawResult>;
   release(destroy?: boolean | Error): void;
+  on(event: "error", listener: (err: Error) => void): void;
+  removeListener(event: "error", listener: (err: Error) => void): void;
 }
 interface PgPoolRaw {
   query(config: PgQueryConfig): Promise<PgRawResult>;
@@ -245,11 +247,21 @@ export class PgClient implements PgRunner {
   /** The connection failed in a way that makes it unfit to reuse. */
   private broken = false;
   private released = false;
+  /**
+   * The pool listens for a connection's 'error' only while it is idle: one lost
+   * while held between statements (a transaction awaiting its caller, a held
+   * writer lock, a server shut down) would otherwise end the process.
+   */
+  private readonly onLost = (): void => {
+    this.broken = true;
+  };
 
   constructor(
     private readonly client: PgClientRaw,
     private readonly pool: PgPool,
-  ) {}
+  ) {
+    client.on("error", this.onLost);
+  }
 
   async query<R = Record<string, unknown>>(sql: string, params: unknown[] = [], opts: QueryOptions = {}): Promise<QueryResult<R>> {
     if (this.released) throw new GroundkitError("INTERNAL", "A PostgreSQL connection was used after it was given back.");
@@ -270,6 +282,7 @@ export class PgClient implements PgRunner {
     if (this.released) return;
     this.released = true;
     try {
+      this.client.removeListener("error", this.onLost);
       this.client.release(destroy || this.broken);
     } catch {
       // Already gone.

@@ -31,7 +31,7 @@ import type {
   VectorIndexStatus,
 } from "../store.js";
 import { CHUNK_COLUMNS, chunkMetadataJson, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, statsOf, toChunk, toDocument, type DocumentRow, type JoinedRow } from "../rows.js";
-import { checkDimensions, checkVector, unitCopy } from "../vectors.js";
+import { checkDimensions, checkVector, unitCopy, windowsOf, type ChunkVectors } from "../vectors.js";
 import { resolvePoolSettings, type PostgresStoreConfig } from "./connection-settings.js";
 import { collectionSchema, schemaPrefix } from "./schema-name.js";
 import { compileChunkFilter, globKey, globsOf, Params, PATH_OF_DOCUMENT } from "./filter-sql.js";
@@ -42,6 +42,8 @@ import { syncLexicalSegments as syncLexicalSegmentsOn } from "./lexical-segments
 import { postingsOf } from "./postings.js";
 import { SCHEMA_VERSION } from "./schema.js";
 import { PgPool, runAll, type PgClient, type PgRunner, type Statement } from "./pg-pool.js";
+import { ReplicaSet } from "./replica-set.js";
+import type { ReplicaStatus } from "../backend.js";
 import {
   DEFAULT_FILTER_EXACT_MAX,
   EXACT_SCORE,
@@ -90,6 +92,16 @@ interface SharedState {
   readonly vectorOptions: PgVectorOptions;
   /** BM25 over the segments, with this process's cache of their blocks (lexical-search.ts). */
   readonly lexical: PgLexicalSearch;
+  /** The read replicas {@link PostgresStore.readSnapshot} reads from; none configured: undefined. */
+  readonly replicas: ReplicaSet | undefined;
+}
+
+/** How a read snapshot begins (store.ts readSnapshot). */
+const READ_SNAPSHOT = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
+
+/** Where a store warns (a replica passed over) when its opener gives no other place: stderr, never stdout. */
+function warnOnStderr(message: string): void {
+  process.stderr.write(`groundkit: warning: ${message}\n`);
 }
 
 /**
@@ -112,17 +124,24 @@ export class PostgresStore implements Store {
   ) {}
 
   /** Open (with `create`, make) the collection `name` in the configured server. */
-  static async open(config: PostgresStoreConfig, name: string, opts: { create: boolean; vectors?: PgVectorOptions }): Promise<PostgresStore> {
+  static async open(
+    config: PostgresStoreConfig,
+    name: string,
+    opts: { create: boolean; vectors?: PgVectorOptions; warn?: ((message: string) => void) | undefined },
+  ): Promise<PostgresStore> {
     const settings = resolvePoolSettings(config);
     const schema = collectionSchema(config, name);
     const pool = await PgPool.create(settings, quoteIdent(schema));
+    let replicas: ReplicaSet | undefined;
     try {
       await openSchema(pool, schema, { create: opts.create, collection: name });
+      replicas = await ReplicaSet.open(config, quoteIdent(schema), pool, { warn: opts.warn ?? warnOnStderr });
     } catch (err) {
       await pool.close();
       throw err;
     }
-    return new PostgresStore(pool, schema, { walker: randomUUID(), seenPending: [], extensionError: undefined, vectorOptions: opts.vectors ?? {}, lexical: new PgLexicalSearch() });
+    const shared = { walker: randomUUID(), seenPending: [], extensionError: undefined, vectorOptions: opts.vectors ?? {}, lexical: new PgLexicalSearch(), replicas };
+    return new PostgresStore(pool, schema, shared);
   }
 
   /** Where this handle's statements run: its transaction's connection, or any of the pool's. */
@@ -153,27 +172,6 @@ export class PostgresStore implements Store {
     }
   }
 
-  /** A long-lived connection pool for readiness probes of the configured server (made on the first ping). */
-  static probe(config: PostgresStoreConfig): { ping(waitMs: number): Promise<{ ok: true } | { ok: false; reason: string }>; close(): Promise<void> } {
-    let pool: Promise<PgPool> | undefined;
-    return {
-      ping: async (waitMs) => {
-        try {
-          pool ??= PgPool.create(resolvePoolSettings({ ...config, pool_max: 2 }), "pg_catalog");
-          return await (await pool).ping(waitMs);
-        } catch (err) {
-          pool = undefined;
-          return { ok: false, reason: (err as Error).message };
-        }
-      },
-      close: async () => {
-        const p = pool;
-        pool = undefined;
-        if (p) await (await p).close();
-      },
-    };
-  }
-
   /** Drop a collection: refused with COLLECTION_BUSY while a writer holds it (this call does not wait). */
   static async drop(config: PostgresStoreConfig, name: string): Promise<void> {
     const store = await PostgresStore.open(config, name, { create: false });
@@ -199,12 +197,12 @@ export class PostgresStore implements Store {
   }
 
   /** Run `fn` in a transaction on a connection of its own (given to `fn` as a handle), or in a savepoint of this handle's. */
-  private async tx<T>(fn: (s: PostgresStore) => Promise<T>, begin = "BEGIN"): Promise<T> {
+  private async tx<T>(fn: (s: PostgresStore) => Promise<T>, begin = "BEGIN", pool = this.pool): Promise<T> {
     if (this.client) return this.savepoint(fn);
-    const client = await this.pool.connect();
+    const client = await pool.connect();
     try {
       await client.query(begin);
-      const out = await fn(new PostgresStore(this.pool, this.schema, this.shared, client));
+      const out = await fn(new PostgresStore(pool, this.schema, this.shared, client));
       await client.query("COMMIT");
       return out;
     } catch (err) {
@@ -241,7 +239,26 @@ export class PostgresStore implements Store {
   /** Several reads from one snapshot (one statement needs none). */
   private snapshot<T>(fn: (s: PostgresStore) => Promise<T>): Promise<T> {
     if (this.client) return fn(this);
-    return this.tx(fn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    return this.tx(fn, READ_SNAPSHOT);
+  }
+
+  /**
+   * Reads that must agree. With read replicas: one READ ONLY REPEATABLE READ
+   * transaction on one connection of one replica that can answer (read-pools.ts
+   * passes a failing one over; the primary last), so a search never mixes two
+   * replicas' states. Without: this handle, as before replicas existed (each
+   * call reads one snapshot of the one server; no BEGIN/COMMIT round trips
+   * added to every search). Inside a transaction or snapshot: its own.
+   */
+  readSnapshot<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
+    const replicas = this.shared.replicas;
+    if (this.client || !replicas) return fn(this);
+    return replicas.read((pool) => this.tx(fn, READ_SNAPSHOT, pool));
+  }
+
+  /** The read replicas' lag behind the primary, each bounded by `waitMs` (none configured: []). */
+  replicaStatus(waitMs: number): Promise<ReplicaStatus[]> {
+    return this.shared.replicas?.status(waitMs) ?? Promise.resolve([]);
   }
 
   /**
@@ -373,11 +390,11 @@ export class PostgresStore implements Store {
     return (await this.db.query<DocumentState>("SELECT fingerprint, base_dir FROM documents WHERE source = $1", [source])).rows[0];
   }
 
-  async replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: Float32Array[]): Promise<void> {
+  async replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: readonly ChunkVectors[]): Promise<void> {
     if (vectors && vectors.length !== chunks.length) {
       throw new GroundkitError("INTERNAL", `${vectors.length} vectors for ${chunks.length} chunks.`);
     }
-    const units = vectors ? await this.unitVectors(vectors) : undefined;
+    const units = vectors ? await this.unitVectors(vectors.map(windowsOf)) : undefined;
     const postings = chunks.map((ch) => postingsOf(chunkTokens(ch.text, ch.heading_path)));
     const statements = [this.removeDocumentRows(doc.source), this.insertDocument(doc, chunks, postings)];
     if (units && units.length > 0) statements.push(this.upsertVectors(chunks.map((c) => c.chunk_id), units, "chunk_id"));
@@ -565,10 +582,10 @@ export class PostgresStore implements Store {
     return `SELECT c.id FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE ${compileChunkFilter(filter, globs, params)}`;
   }
 
-  /** Check vectors (width against the stored one, finite, a direction) and return unit-length copies. */
-  private async unitVectors(vectors: Float32Array[], against: "stored" | "replacing" = "stored"): Promise<Float32Array[]> {
+  /** Check each chunk's window vectors (width against the stored one, finite, a direction) and return unit-length copies. */
+  private async unitVectors(vectors: ReadonlyArray<readonly Float32Array[]>, against: "stored" | "replacing" = "stored"): Promise<Float32Array[][]> {
     if (vectors.length === 0) return [];
-    const dims = vectors[0]!.length;
+    const dims = vectors[0]![0]!.length;
     checkDimensions(dims);
     // Replacing every vector (re-embedding) may change the width; adding to the stored ones (or a vector(d) column) may not.
     let stored: number | undefined;
@@ -583,17 +600,30 @@ export class PostgresStore implements Store {
         { stored, requested: dims },
       );
     }
-    return vectors.map((v) => unitCopy(v, checkVector(v, dims)));
+    return vectors.map((windows) => windows.map((v) => unitCopy(v, checkVector(v, dims))));
   }
 
-  /** The statement inserting or replacing vectors of existing chunks, keyed by chunk row id or chunk id. */
-  private upsertVectors(keys: Array<number | string>, units: Float32Array[], by: "id" | "chunk_id"): Statement {
+  /**
+   * The statement inserting or replacing the window vectors of existing chunks, keyed by chunk row id or chunk
+   * id (a chunk's windows beyond those given are deleted first by the caller, or went with its old row).
+   */
+  private upsertVectors(keys: Array<number | string>, units: Float32Array[][], by: "id" | "chunk_id"): Statement {
+    const rowKeys: Array<number | string> = [];
+    const wins: number[] = [];
+    const literals: string[] = [];
+    units.forEach((windows, i) =>
+      windows.forEach((v, w) => {
+        rowKeys.push(keys[i]!);
+        wins.push(w);
+        literals.push(vectorLiteral(v));
+      }),
+    );
     return {
-      sql: `INSERT INTO vectors (chunk, embedding)
-       SELECT c.id, u.e::real[] FROM unnest($1::${by === "id" ? "bigint" : "text"}[], $2::text[]) AS u(k, e)
+      sql: `INSERT INTO vectors (chunk, win, embedding)
+       SELECT c.id, u.w, u.e::real[] FROM unnest($1::${by === "id" ? "bigint" : "text"}[], $2::smallint[], $3::text[]) AS u(k, w, e)
        JOIN chunks c ON c.${by} = u.k
-       ON CONFLICT (chunk) DO UPDATE SET embedding = excluded.embedding`,
-      params: [keys, units.map(vectorLiteral)],
+       ON CONFLICT (chunk, win) DO UPDATE SET embedding = excluded.embedding`,
+      params: [rowKeys, wins, literals],
     };
   }
 
@@ -615,8 +645,17 @@ export class PostgresStore implements Store {
       }
       const plan = planOf(col);
       if (plan === "array-exact") {
-        // Every vector scored in SQL; only the best k reach the (repeated) scoring below.
-        return (await s.scoredFrom(q, limit, filter, (_params, where) => `SELECT v.chunk, v.embedding FROM vectors v ${where} ORDER BY ${EXACT_SCORE} DESC, v.chunk LIMIT $2`)).hits;
+        // Every vector scored in SQL, each chunk at its best window; only the best k reach the (repeated) scoring below.
+        return (
+          await s.scoredFrom(
+            q,
+            limit,
+            filter,
+            (_params, where) =>
+              `SELECT v.chunk, v.embedding FROM (SELECT DISTINCT ON (v.chunk) v.chunk, v.embedding, ${EXACT_SCORE} AS sc FROM vectors v ${where}
+               ORDER BY v.chunk, sc DESC) v ORDER BY v.sc DESC, v.chunk LIMIT $2`,
+          )
+        ).hits;
       }
       return s.pgvectorSearch(col, plan === "hnsw" ? "hnsw" : "exact", q, limit, filter);
     });
@@ -624,7 +663,6 @@ export class PostgresStore implements Store {
 
   private async pgvectorSearch(col: VectorColumn, how: "hnsw" | "exact", q: Float32Array, limit: number, filter?: ChunkFilter): Promise<ScoredChunk[]> {
     const schema = col.extensionSchema!;
-    const candidates = limit + RESCORE_MARGIN;
     let matching: number | undefined;
     if (how === "hnsw" && filter) {
       const params = new Params();
@@ -633,40 +671,50 @@ export class PostgresStore implements Store {
       if (matching === 0) return [];
       if (matching <= (this.shared.vectorOptions.filterExactMax ?? DEFAULT_FILTER_EXACT_MAX)) how = "exact";
     }
-    const search = (way: "hnsw" | "exact") =>
-      this.scoredFrom(q, limit, filter, (params, where) => pgvectorCandidates(schema, way, where, params.add(candidates, "::int")));
-    if (how === "exact") return (await search("exact")).hits;
-    const settings = hnswSettings(candidates);
-    await this.db.query(settings.sql, settings.params);
-    const found = await search("hnsw");
-    // Fewer candidates than asked, and fewer than there are: the index scan stopped short, so scan exactly.
-    if (found.candidates < candidates && found.candidates < (matching ?? (await this.countVectors()))) return (await search("exact")).hits;
-    return found.hits;
+    const total = matching ?? (await this.countVectors());
+    // Candidates are vectors, and a chunk's windows may take several places: widen until enough distinct chunks come back.
+    for (let candidates = limit + RESCORE_MARGIN; ; candidates *= 4) {
+      const search = (way: "hnsw" | "exact") =>
+        this.scoredFrom(q, limit, filter, (params, where) => pgvectorCandidates(schema, way, where, params.add(candidates, "::int")));
+      let found: Awaited<ReturnType<typeof search>>;
+      if (how === "exact") found = await search("exact");
+      else {
+        const settings = hnswSettings(candidates);
+        await this.db.query(settings.sql, settings.params);
+        found = await search("hnsw");
+        // Fewer candidates than asked, and fewer than there are: the index scan stopped short, so scan exactly.
+        if (found.candidates < candidates && found.candidates < total) found = await search("exact");
+      }
+      if (found.chunks >= limit + RESCORE_MARGIN || found.candidates < candidates || candidates >= total) return found.hits;
+    }
   }
 
   /**
    * Score the candidate rows (chunk, embedding) that `candidatesSql` selects
-   * (given the parameters and the filter's WHERE) exactly and keep the best
-   * `limit`, ties by row id. `candidates` counts the rows it selected.
+   * (given the parameters and the filter's WHERE) exactly, each chunk by its
+   * best window, and keep the best `limit` chunks, ties by row id. `candidates`
+   * counts the rows it selected, `chunks` the distinct chunks among them.
    */
   private async scoredFrom(
     q: Float32Array,
     limit: number,
     filter: ChunkFilter | undefined,
     candidatesSql: (params: Params, where: string) => string,
-  ): Promise<{ hits: ScoredChunk[]; candidates: number }> {
+  ): Promise<{ hits: ScoredChunk[]; candidates: number; chunks: number }> {
     const params = new Params([vectorLiteral(q), limit]);
     const where = filter ? `WHERE v.chunk IN (${await this.filteredChunkIds(filter, params)})` : "";
     const rows = (
-      await this.db.query<JoinedRow & { score: number; rowid_: number; candidates_: number }>(
+      await this.db.query<JoinedRow & { score: number; rowid_: number; candidates_: number; chunks_: number }>(
         `WITH cand AS MATERIALIZED (${candidatesSql(params, where)}),
-       s AS (SELECT v.chunk, ${EXACT_SCORE} AS score FROM cand v ORDER BY score DESC, v.chunk LIMIT $2)
-       SELECT s.score, s.chunk AS rowid_, (SELECT count(*) FROM cand) AS candidates_, ${CHUNK_COLUMNS}, ${DOC_COLUMNS}
+       s AS (SELECT x.chunk, max(x.score) AS score FROM (SELECT v.chunk, ${EXACT_SCORE} AS score FROM cand v) x
+             GROUP BY x.chunk ORDER BY score DESC, x.chunk LIMIT $2)
+       SELECT s.score, s.chunk AS rowid_, (SELECT count(*) FROM cand) AS candidates_, (SELECT count(DISTINCT chunk) FROM cand) AS chunks_,
+         ${CHUNK_COLUMNS}, ${DOC_COLUMNS}
        FROM s JOIN chunks c ON c.id = s.chunk JOIN documents d ON d.id = c.doc_id ORDER BY s.score DESC, s.chunk`,
         params.values,
       )
     ).rows;
-    return { hits: rows.map((r) => ({ ...toChunk(r), score: r.score })), candidates: rows[0]?.candidates_ ?? 0 };
+    return { hits: rows.map((r) => ({ ...toChunk(r), score: r.score })), candidates: rows[0]?.candidates_ ?? 0, chunks: rows[0]?.chunks_ ?? 0 };
   }
 
   /** Every chunk's rowid and text, in rowid order (for re-embedding). */
@@ -683,6 +731,10 @@ export class PostgresStore implements Store {
     return (await this.db.query<{ n: number }>("SELECT count(*) AS n FROM vectors")).rows[0]!.n;
   }
 
+  async countChunksWithVectors(): Promise<number> {
+    return (await this.db.query<{ n: number }>("SELECT count(*) AS n FROM vectors WHERE win = 0")).rows[0]!.n;
+  }
+
   async chunksMissingVectors(limit: number): Promise<Array<{ rowid: number; text: string }>> {
     return (
       await this.db.query<{ rowid: number; text: string }>(
@@ -693,20 +745,24 @@ export class PostgresStore implements Store {
     ).rows;
   }
 
-  /** Write vectors for existing chunks in one transaction (rows whose chunk vanished meanwhile are skipped). */
-  async writeVectors(rows: Array<{ rowid: number; vector: Float32Array }>): Promise<void> {
+  /**
+   * Write vectors for existing chunks in one transaction, each chunk's windows replacing any it had (rows whose
+   * chunk vanished meanwhile are skipped).
+   */
+  async writeVectors(rows: Array<{ rowid: number; vector: ChunkVectors }>): Promise<void> {
     if (rows.length === 0) return;
-    const units = await this.unitVectors(rows.map((r) => r.vector));
-    await this.tx((s) => runAll(s.db, [this.upsertVectors(rows.map((r) => r.rowid), units, "id")]));
+    const units = await this.unitVectors(rows.map((r) => windowsOf(r.vector)));
+    const ids = rows.map((r) => r.rowid);
+    await this.tx((s) => runAll(s.db, [{ sql: "DELETE FROM vectors WHERE chunk = ANY($1::bigint[])", params: [ids] }, this.upsertVectors(ids, units, "id")]));
   }
 
   /** Replace every vector and the recorded identity in one transaction (re-embedding swaps atomically). */
-  async replaceAllVectors(rows: Array<{ rowid: number; vector: Float32Array }>, meta: Record<string, string>): Promise<void> {
-    const units = await this.unitVectors(rows.map((r) => r.vector), "replacing");
+  async replaceAllVectors(rows: Array<{ rowid: number; vector: ChunkVectors }>, meta: Record<string, string>): Promise<void> {
+    const units = await this.unitVectors(rows.map((r) => windowsOf(r.vector)), "replacing");
     await this.tx(async (s) => {
       // With pgvector the index goes too: the writer's syncVectorIndex builds it again over the new vectors.
       const statements: Statement[] =
-        rows.length > 0 ? replaceAllStatements(await readVectorColumn(s.db), units[0]!.length) : [{ sql: "DELETE FROM vectors" }];
+        rows.length > 0 ? replaceAllStatements(await readVectorColumn(s.db), units[0]![0]!.length) : [{ sql: "DELETE FROM vectors" }];
       if (rows.length > 0) statements.push(this.upsertVectors(rows.map((r) => r.rowid), units, "id"));
       await runAll(s.db, statements);
       for (const [k, v] of Object.entries(meta)) await s.setMeta(k, v);
@@ -735,14 +791,21 @@ export class PostgresStore implements Store {
     });
   }
 
-  async vectorsOf(rowids: number[]): Promise<Map<number, Float32Array>> {
-    if (rowids.length === 0) return new Map();
+  async vectorsOf(rowids: number[]): Promise<Map<number, Float32Array[]>> {
+    const out = new Map<number, Float32Array[]>();
+    if (rowids.length === 0) return out;
     const rows = (
-      await this.db.query<{ chunk: number; embedding: number[] }>("SELECT chunk, embedding::real[] AS embedding FROM vectors WHERE chunk = ANY($1::bigint[])", [
-        rowids,
-      ])
+      await this.db.query<{ chunk: number; embedding: number[] }>(
+        "SELECT chunk, embedding::real[] AS embedding FROM vectors WHERE chunk = ANY($1::bigint[]) ORDER BY chunk, win",
+        [rowids],
+      )
     ).rows;
-    return new Map(rows.map((r) => [r.chunk, Float32Array.from(r.embedding)]));
+    for (const r of rows) {
+      const windows = out.get(r.chunk) ?? [];
+      windows.push(Float32Array.from(r.embedding));
+      out.set(r.chunk, windows);
+    }
+    return out;
   }
 
   async allMeta(): Promise<Record<string, string>> {
@@ -766,6 +829,11 @@ export class PostgresStore implements Store {
     });
   }
 
+  /** `grk doctor`'s row checks read SQLite files; a PostgreSQL collection is checked by its server (docs/postgres.md). */
+  health(): undefined {
+    return undefined;
+  }
+
   metadataFields(): Promise<string[]> {
     const sql = "SELECT DISTINCT k.key FROM documents d, json_object_keys(d.metadata::json) AS k(key) ORDER BY k.key";
     return this.snapshot(async (s) => (await s.db.query<{ key: string }>(sql)).rows.map((r) => r.key));
@@ -780,6 +848,7 @@ export class PostgresStore implements Store {
       // The walk record is scratch; a server that is gone keeps nothing of this session anyway.
     } finally {
       await this.pool.close();
+      await this.shared.replicas?.close();
     }
   }
 }

@@ -12,34 +12,43 @@
 import type { Queryable } from "./queryable.js";
 
 /** One server reads can go to. */
-export interface ReadTarget {
+export interface ReadTarget<Q extends Queryable = Queryable> {
   /** "primary", or the replica's URL variable. */
   name: string;
   /** host:port/database, for messages and status (never the URL). */
   target: string;
-  q: Queryable;
+  q: Q;
 }
 
 /** SQLSTATEs and client errors after which another server may well answer the same read. */
 const TRY_ELSEWHERE = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EHOSTUNREACH", "EPIPE", "53300", "40001"]);
 
+/**
+ * Typed errors of the store's own pool (pg-pool.ts) that another server may answer: the server is
+ * unavailable, or the collection is not there yet (a replica that has not replayed its creation).
+ */
+const TRY_ELSEWHERE_TYPED = new Set(["STORE_UNAVAILABLE", "COLLECTION_NOT_FOUND"]);
+
 /** Whether `err` says the server (not the statement) failed the read. */
 export function serverFailed(err: unknown): boolean {
-  const e = err as { code?: unknown; message?: unknown } | null;
-  const code = typeof e?.code === "string" ? e.code : "";
-  if (TRY_ELSEWHERE.has(code) || code.startsWith("08") || code.startsWith("57P")) return true;
+  const e = err as { code?: unknown; sqlState?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === "string" ? e.code : typeof e?.sqlState === "string" ? e.sqlState : "";
+  if (TRY_ELSEWHERE.has(code) || TRY_ELSEWHERE_TYPED.has(code) || code.startsWith("08") || code.startsWith("57P")) return true;
   return typeof e?.message === "string" && /Connection terminated|connection timeout|timeout exceeded when trying to connect/i.test(e.message);
 }
 
-export class ReadPools {
+/** What the read chooser reports when it passes a replica over or takes it back. */
+export type ReadPoolEvent = { kind: "passed-over"; name: string; target: string; reason: string } | { kind: "back"; name: string; target: string };
+
+export class ReadPools<Q extends Queryable = Queryable> {
   private next = 0;
   private readonly downUntil = new Map<string, number>();
   private readonly lastError = new Map<string, string>();
 
   constructor(
-    readonly primary: ReadTarget,
-    readonly replicas: readonly ReadTarget[],
-    private readonly opts: { retryAfterMs?: number; now?: () => number } = {},
+    readonly primary: ReadTarget<Q>,
+    readonly replicas: readonly ReadTarget<Q>[],
+    private readonly opts: { retryAfterMs?: number; now?: () => number; onEvent?: (e: ReadPoolEvent) => void } = {},
   ) {}
 
   /**
@@ -47,7 +56,7 @@ export class ReadPools {
    * over, from the next in turn, then the primary (a replica that failed is not
    * tried again for `retryAfterMs`: each try of a dead server costs a connect timeout).
    */
-  order(): ReadTarget[] {
+  order(): ReadTarget<Q>[] {
     const now = (this.opts.now ?? Date.now)();
     const n = this.replicas.length;
     const start = n === 0 ? 0 : this.next++ % n;
@@ -56,18 +65,23 @@ export class ReadPools {
   }
 
   /** Run one read on the first server that answers; the last server's failure is thrown. */
-  async read<T>(fn: (q: Queryable, server: ReadTarget) => Promise<T>): Promise<T> {
+  async read<T>(fn: (q: Q, server: ReadTarget<Q>) => Promise<T>): Promise<T> {
     const servers = this.order();
     for (let i = 0; ; i++) {
       const server = servers[i]!;
       try {
         const out = await fn(server.q, server);
-        if (server !== this.primary) this.downUntil.delete(server.name);
+        if (server !== this.primary && this.lastError.delete(server.name)) {
+          this.downUntil.delete(server.name);
+          this.opts.onEvent?.({ kind: "back", name: server.name, target: server.target });
+        }
         return out;
       } catch (err) {
         if (i === servers.length - 1 || !serverFailed(err)) throw err;
+        const reason = err instanceof Error ? err.message : String(err);
         this.downUntil.set(server.name, (this.opts.now ?? Date.now)() + (this.opts.retryAfterMs ?? 5_000));
-        this.lastError.set(server.name, err instanceof Error ? err.message : String(err));
+        if (!this.lastError.has(server.name)) this.opts.onEvent?.({ kind: "passed-over", name: server.name, target: server.target, reason });
+        this.lastError.set(server.name, reason);
       }
     }
   }

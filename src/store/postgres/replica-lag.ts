@@ -6,18 +6,12 @@
  * replayed while it still has WAL to replay (0 once it has replayed all it
  * received: an idle primary does not make a replica "late").
  */
+import type { ReplicaStatus } from "../backend.js";
 import { rowsOf, type Queryable } from "./queryable.js";
 import type { ReadTarget } from "./read-pools.js";
 
 /** One replica's state; `ok` false says why it cannot serve. */
-export interface ReplicaLag {
-  name: string;
-  target: string;
-  ok: boolean;
-  replay_lag_bytes?: number;
-  replay_lag_seconds?: number;
-  reason?: string;
-}
+export type ReplicaLag = Omit<ReplicaStatus, "passed_over">;
 
 /** Measure every replica's lag against the primary, each bounded by `waitMs`; never throws. */
 export async function replicaLags(primary: Queryable, replicas: readonly ReadTarget[], waitMs = 2_000): Promise<ReplicaLag[]> {

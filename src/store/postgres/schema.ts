@@ -14,7 +14,7 @@ import { BM25_SEGMENTS_SQL } from "./lexical-schema.js";
 export const APPLICATION_ID = "GRK1";
 
 /** The schema version this build writes. A collection with a higher version is refused. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export interface Migration {
   version: number;
@@ -108,5 +108,15 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     // (every posting is then in the tail that searches read row by row).
     version: 2,
     sql: BM25_SEGMENTS_SQL,
+  },
+  {
+    // A chunk may have one vector per window (window policy "max", docs/decisions/0032-max-over-windows.md):
+    // existing vectors become window 0, which is what they are.
+    version: 3,
+    sql: `
+      ALTER TABLE vectors ADD COLUMN win smallint NOT NULL DEFAULT 0 CHECK (win >= 0);
+      ALTER TABLE vectors DROP CONSTRAINT vectors_pkey;
+      ALTER TABLE vectors ADD PRIMARY KEY (chunk, win);
+    `,
   },
 ];
