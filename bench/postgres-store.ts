@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --store postgres [--chunks N] [--seconds S] [--clients C] [--cpu-lock FILE] [--out DIR]`:
+ * `npm run bench -- --store postgres [--chunks N] [--seconds S] [--clients C] [--only bm25,served] [--cpu-lock FILE] [--out DIR]`:
  * the PostgreSQL store beside the SQLite store in one run, on a throwaway
  * local PostgreSQL cluster (test/support/postgres-server.ts), over the
  * benchmark corpus (bench/corpus.ts) cut at N chunks (default 100,000):
@@ -11,7 +11,9 @@
  * - served req/s at C concurrent clients (default 64) against real
  *   `grk serve` processes: SQLite with 1, PostgreSQL with 1 and with 3
  *   sharing one database, and 3 while one of them ingests a further 2% of
- *   the corpus (errors counted: must be 0).
+ *   the corpus (errors counted: must be 0); for each, the CPU seconds per
+ *   1,000 requests of the servers and of PostgreSQL (bench/proc-cpu.ts) and
+ *   the throughput they predict on more cores.
  *
  * With --cpu-lock, the ingest runs under the shared lock and the timed
  * phases under the exclusive one. Writes bench/results/postgres-store.json and .md.
@@ -28,6 +30,7 @@ import { PgPool } from "../src/store/postgres/pg-pool.js";
 import { startPostgres } from "../test/support/postgres-server.js";
 import { percentileOf, runLoad, startServes, type LoadResult, type ServeProcess } from "../test/support/serve-load.js";
 import { underCpuLock } from "./cpu-lock.js";
+import { postmasterPid, treeCpuSeconds } from "./proc-cpu.js";
 import { writeCorpus } from "./corpus.js";
 import { buildQueries } from "./queries.js";
 
@@ -41,8 +44,8 @@ interface StoreFigures {
   ingest_s: number;
   ingest_chunks_per_s: number;
   bm25_queries: number;
-  bm25_p50_ms: number;
-  bm25_p99_ms: number;
+  bm25_p50_ms: number | null;
+  bm25_p99_ms: number | null;
 }
 
 interface LoadFigures {
@@ -58,6 +61,31 @@ interface LoadFigures {
   p99_ms: number;
   problems: string[];
   ingest?: { status: number; indexed: number; chunks_written: number; failed: number; seconds: number } | undefined;
+  /** CPU seconds per 1,000 requests (answered or not) of the server processes, the PostgreSQL cluster's processes, and the load generator. */
+  cpu_s_per_1k?: { groundkit: number; postgres: number; client: number };
+  /** Requests per second the servers' and PostgreSQL's CPU per request allow with all of `cores` cores busy (the clients elsewhere). */
+  predicted_rps?: Record<string, number>;
+  load_average?: string;
+}
+
+/** Core counts the prediction is printed for: this machine's, and larger ones. */
+const PREDICT_CORES = [cpus().length, 8, 16, 32];
+
+/**
+ * What a phase's CPU readings say: seconds per 1,000 requests, and the
+ * throughput a CPU-bound run reaches with every core busy serving (enough
+ * server processes or --workers to use them; PostgreSQL on the same cores).
+ * It leaves out what CPU time does not show: lock waits, network, and the
+ * scheduling delays of a shared machine, so it is a ceiling, not a promise.
+ */
+function cpuFigures(cpu: { groundkit: number; postgres: number; client: number }, requests: number): Pick<LoadFigures, "cpu_s_per_1k" | "predicted_rps"> {
+  if (requests === 0) return {};
+  const per = (x: number): number => Math.round((x / requests) * 1000 * 1000) / 1000;
+  const serving = (cpu.groundkit + cpu.postgres) / requests;
+  return {
+    cpu_s_per_1k: { groundkit: per(cpu.groundkit), postgres: per(cpu.postgres), client: per(cpu.client) },
+    predicted_rps: Object.fromEntries(PREDICT_CORES.map((c) => [`${c}_cores`, Math.round(c / serving)])),
+  };
 }
 
 function loadFigures(phase: string, store: "sqlite" | "postgres", r: LoadResult): LoadFigures {
@@ -93,6 +121,7 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
       "cpu-lock": { type: "string" },
       out: { type: "string", default: "bench/results" },
       name: { type: "string", default: "postgres-store" },
+      only: { type: "string", default: "bm25,served" },
     },
     strict: true,
   });
@@ -100,8 +129,12 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
   const seconds = Number(values.seconds);
   const clients = Number(values.clients);
   const lockFile = values["cpu-lock"];
+  // The ingest always runs (it builds what the other phases read); the timed phases can be chosen.
+  const only = new Set(values.only!.split(",").map((s) => s.trim()));
+  for (const p of only) if (p !== "bm25" && p !== "served") throw new Error(`--only takes bm25 and/or served, not '${p}'`);
   const log = (s: string): void => void process.stderr.write(`bench(postgres): ${s}\n`);
   const pg = await startPostgres();
+  const postmaster = postmasterPid(pg.dataDir);
   const scratch = mkdtempSync(join(tmpdir(), "grk-pg-bench-"));
   const pgConfig = { kind: "postgres" as const, url_env: "GRK_BENCH_PG_URL", schema: "bench" };
   process.env.GRK_BENCH_PG_URL = pg.url;
@@ -177,7 +210,7 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
       // 2b. BM25 in process.
       const queries = buildQueries({ short: 200, long12: 40, paragraph: 20 }, corpus.documents).map((q) => q.text);
       const bm25: Record<string, { p50: number; p99: number }> = {};
-      for (const kind of ["sqlite", "postgres"] as const) {
+      for (const kind of only.has("bm25") ? (["sqlite", "postgres"] as const) : []) {
         const col = await open(kind);
         try {
           for (const q of queries.slice(0, 20)) await col.retrieve(q, 10); // warm caches
@@ -207,12 +240,24 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
         await runLoad(urls, { clients, seconds: 1, request: search }); // warm-up
         let ingestResult: LoadFigures["ingest"];
         const background = during?.(servers).then((r) => (ingestResult = r));
+        const pids = servers.map((s) => s.child.pid!);
+        const cpu0 = { groundkit: treeCpuSeconds(pids), postgres: treeCpuSeconds([postmaster]), client: process.cpuUsage() };
         const r = await runLoad(urls, { clients, seconds, until: background, request: search });
-        const figures = { ...loadFigures(name, kind, r), ingest: ingestResult };
+        const client = process.cpuUsage(cpu0.client);
+        const cpu = {
+          groundkit: treeCpuSeconds(pids) - cpu0.groundkit,
+          postgres: treeCpuSeconds([postmaster]) - cpu0.postgres,
+          client: (client.user + client.system) / 1e6,
+        };
+        const figures = { ...loadFigures(name, kind, r), ingest: ingestResult, ...cpuFigures(cpu, r.ok + r.errors + r.bad), load_average: loadLine() };
         loads.push(figures);
-        log(`${name}: ${figures.requests_per_s} req/s, ${figures.errors} errors, p50 ${figures.p50_ms} ms, p99 ${figures.p99_ms} ms`);
+        log(
+          `${name}: ${figures.requests_per_s} req/s, ${figures.errors} errors, p50 ${figures.p50_ms} ms, p99 ${figures.p99_ms} ms; ` +
+            `CPU s per 1,000: groundkit ${figures.cpu_s_per_1k?.groundkit}, postgres ${figures.cpu_s_per_1k?.postgres}; load ${figures.load_average}`,
+        );
         await stopServers();
       };
+      if (only.has("served")) {
       await phase("sqlite, 1 server", "sqlite", 1);
       await phase("postgres, 1 server", "postgres", 1);
       await phase("postgres, 3 servers", "postgres", 3);
@@ -232,6 +277,7 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
           seconds: round2((performance.now() - t) / 1000),
         };
       });
+      }
       return {
         loadAtStart,
         loadAtEnd: loadLine(),
@@ -257,8 +303,8 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
         ingest_s: round2(i.seconds),
         ingest_chunks_per_s: Math.round(i.chunks / i.seconds),
         bm25_queries: timed.queries,
-        bm25_p50_ms: timed.bm25[kind]!.p50,
-        bm25_p99_ms: timed.bm25[kind]!.p99,
+        bm25_p50_ms: timed.bm25[kind]?.p50 ?? null,
+        bm25_p99_ms: timed.bm25[kind]?.p99 ?? null,
       };
     }
     const result = {
@@ -287,13 +333,17 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
       "",
       `BM25: ${timed.queries} queries of the benchmark mix (short, 12-term, pasted paragraph), top 10, in this process.`,
       "",
-      `Served: POST /v1/search (same mix, top 10) from ${clients} closed-loop clients spread over the servers, ${seconds} s after a 1 s warm-up (the ingesting phase runs until the ingest ends).`,
+      `Served: POST /v1/search (same mix, top 10) from ${clients} closed-loop clients spread over the servers, ${seconds} s after a 1 s warm-up (the ingesting phase runs until the ingest ends). CPU: utime + stime from /proc of the server processes (with their children) and of the PostgreSQL cluster (postmaster, backends, reaped ones included) over the timed run, per 1,000 requests; predicted req/s = cores ÷ (groundkit + postgres CPU s per request), a CPU-bound ceiling with every core serving and the load generator elsewhere.`,
       "",
-      "| phase | servers | clients | s | ok requests | errors | req/s | p50 ms | p99 ms | ingest during the load |",
-      "|---|---|---|---|---|---|---|---|---|---|",
+      "| phase | servers | clients | s | ok requests | errors | req/s | p50 ms | p99 ms | load avg after | CPU s / 1,000 req: groundkit | postgres | load generator | predicted req/s (" +
+        PREDICT_CORES.map((c) => `${c} cores`).join(" / ") +
+        ") | ingest during the load |",
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
       ...timed.loads.map(
         (l) =>
-          `| ${l.phase} | ${l.servers} | ${l.clients} | ${l.seconds} | ${l.requests_ok} | ${l.errors} | ${l.requests_per_s} | ${l.p50_ms} | ${l.p99_ms} | ${
+          `| ${l.phase} | ${l.servers} | ${l.clients} | ${l.seconds} | ${l.requests_ok} | ${l.errors} | ${l.requests_per_s} | ${l.p50_ms} | ${l.p99_ms} | ${l.load_average ?? ""} | ${
+            l.cpu_s_per_1k?.groundkit ?? ""
+          } | ${l.cpu_s_per_1k?.postgres ?? ""} | ${l.cpu_s_per_1k?.client ?? ""} | ${Object.values(l.predicted_rps ?? {}).join(" / ")} | ${
             l.ingest ? `HTTP ${l.ingest.status}: ${l.ingest.indexed} documents, ${l.ingest.chunks_written} chunks, ${l.ingest.failed} failed, ${l.ingest.seconds} s` : ""
           } |`,
       ),

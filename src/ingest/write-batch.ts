@@ -112,14 +112,11 @@ export class WriteBatch {
     if (batch.length === 0) return outcome;
     try {
       await this.store.transaction(async (tx) => {
-        for (const pending of batch) {
-          try {
-            await tx.replaceDocument(pending.doc, pending.chunks, pending.vectors);
-            outcome.written.push({ pending });
-          } catch (err) {
-            outcome.failed.push({ pending, error: toGroundkitError(err) });
-          }
-        }
+        const errors = await tx.replaceDocuments(batch);
+        batch.forEach((pending, i) => {
+          if (errors[i] === undefined) outcome.written.push({ pending });
+          else outcome.failed.push({ pending, error: toGroundkitError(errors[i]) });
+        });
       });
     } catch (err) {
       // The commit itself failed (e.g. disk full, lock timeout): nothing of the batch was written.

@@ -66,6 +66,27 @@ export interface StoredChunk extends NewChunk {
 }
 
 /** A lexical candidate: chunk plus score (higher is better). */
+/** One document to write: its row, its chunks and (dense collections) their vectors. */
+export interface DocumentWrite {
+  doc: StoredDocument;
+  chunks: NewChunk[];
+  vectors?: readonly ChunkVectors[] | undefined;
+}
+
+/** {@link Store.replaceDocuments} one document at a time (each in its own savepoint): what each threw. */
+export async function replaceEach(store: Pick<Store, "replaceDocument">, writes: readonly DocumentWrite[]): Promise<unknown[]> {
+  const errors: unknown[] = [];
+  for (const w of writes) {
+    try {
+      await store.replaceDocument(w.doc, w.chunks, w.vectors);
+      errors.push(undefined);
+    } catch (err) {
+      errors.push(err);
+    }
+  }
+  return errors;
+}
+
 export interface ScoredChunk extends StoredChunk {
   score: number;
 }
@@ -182,6 +203,13 @@ export interface Store {
    * {@link Store.transaction}.
    */
   replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: readonly ChunkVectors[]): Promise<void>;
+  /**
+   * {@link replaceDocument} for each of `writes` in order, inside the caller's
+   * {@link Store.transaction}: a document that fails rolls back alone. Returns
+   * what each threw (undefined when written). A server-backed store writes
+   * them with a few statements for the whole batch when none fails.
+   */
+  replaceDocuments(writes: readonly DocumentWrite[]): Promise<unknown[]>;
   deleteDocument(documentId: string): Promise<boolean>;
   /**
    * Run `fn` in one write transaction, talking to the store through `tx`

@@ -6,19 +6,27 @@
  * fetched by id is exactly the row the scoring statement saw; if one of them
  * is gone (a writer replaced it in between, or a replica replayed that), the
  * search runs again, so every answer is one snapshot's top k, on a replica
- * too. Two round trips instead of a REPEATABLE READ transaction's four.
+ * too. Two round trips instead of a REPEATABLE READ transaction's four, and
+ * one when this process holds every hit's row already (chunk-row-cache.ts):
+ * the scoring statement's snapshot had them, and such a row never changes.
  */
 import { GroundkitError } from "../../core/errors.js";
 import type { ScoredChunk } from "../store.js";
-import { CHUNK_COLUMNS, DOC_COLUMNS, toChunk, type JoinedRow } from "../rows.js";
+import { CHUNK_COLUMNS, DOC_COLUMNS, joinedRowOfRaw, toChunk, type JoinedRow } from "../rows.js";
+import type { ChunkRowCache } from "./chunk-row-cache.js";
 import type { AllowedChunksSql, PgLexicalSearch } from "./lexical-search.js";
-import { rowsOf, type Queryable } from "./queryable.js";
+import { rowsOf, type NamedStatement, type Queryable } from "./queryable.js";
 
 /** Searches in a row whose hits a writer removed before their rows were read, before giving up. */
 const ATTEMPTS = 5;
 
-const ROWS_SQL = `SELECT c.id::float8 AS rowid_, ${CHUNK_COLUMNS}, ${DOC_COLUMNS}
-  FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id = ANY($1::bigint[])`;
+/** In joinedRowOfRaw's column order. */
+const ROWS: NamedStatement = {
+  name: "grk_bm25_rows_v1",
+  text: `SELECT c.id::float8 AS rowid_, ${CHUNK_COLUMNS}, ${DOC_COLUMNS}
+  FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id = ANY($1::bigint[])`,
+  rowMode: "array",
+};
 
 /** The best `k` chunks for the analyzed `terms`, with their rows, best first (equal scores by row id). */
 export async function searchLexicalRows(
@@ -27,13 +35,26 @@ export async function searchLexicalRows(
   terms: readonly string[],
   k: number,
   allowed?: AllowedChunksSql,
+  cache?: ChunkRowCache,
 ): Promise<ScoredChunk[]> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const hits = await engine.search(q, terms, k, allowed);
+    const { hits, table } = await engine.find(q, terms, k, allowed);
     if (hits.length === 0) return [];
-    const rows = await rowsOf<JoinedRow & { rowid_: number }>(q, ROWS_SQL, [hits.map((h) => h.rowid)]);
-    if (rows.length < hits.length) continue;
-    const byId = new Map(rows.map((r) => [r.rowid_, r]));
+    const byId = new Map<number, JoinedRow>();
+    const missing: number[] = [];
+    for (const h of hits) {
+      const row = cache?.get(table, h.rowid);
+      if (row) byId.set(h.rowid, row);
+      else missing.push(h.rowid);
+    }
+    if (missing.length > 0) {
+      const rows = (await rowsOf<unknown[]>(q, ROWS, [missing])).map(joinedRowOfRaw);
+      if (rows.length < missing.length) continue;
+      for (const r of rows) {
+        byId.set(r.rowid_, r);
+        cache?.put(table, r.rowid_, r);
+      }
+    }
     return hits.map((h) => ({ ...toChunk(byId.get(h.rowid)!), score: h.score }));
   }
   throw new GroundkitError("STORE_BUSY", `The collection changed under ${ATTEMPTS} searches in a row; retry the search.`);

@@ -15,12 +15,18 @@
 import { bm25Params, checkParams, countQueryTerms, queryIdfs, BM25_DEFAULTS } from "../bm25.js";
 import { decodeDocTable, findRowid, type DocTable } from "../sqlite/postings-codec.js";
 import { PostingCursor, PostingList, TopK, WindowScratch, scoreExhaustive, scoreSegment, type ExhaustiveList } from "../sqlite/postings-query.js";
-import { rowsOf, type Queryable } from "./queryable.js";
+import { rowsOf, type NamedStatement, type Queryable } from "./queryable.js";
 
 /** One hit: the chunk's row id and its BM25 score. */
 export interface LexicalHit {
   rowid: number;
   score: number;
+}
+
+/** A search's hits, and the OID of the `chunks` table they are rows of (which names this incarnation of the collection). */
+export interface LexicalHits {
+  hits: LexicalHit[];
+  table: number;
 }
 
 /** A filter as SQL selecting the allowed chunk ids (`SELECT c.id FROM …`), with its parameters from $1. */
@@ -57,7 +63,7 @@ function searchSql(allowed: string | undefined): string {
   return `WITH segs AS (SELECT id, uid, ndocs, dead, hi FROM bm25_segments),
     top_hi AS (SELECT coalesce(max(hi), 0) AS hi FROM segs),
     q AS (SELECT t, i FROM unnest($1::text[]) WITH ORDINALITY AS q(t, i))
-  SELECT 'state' AS kind, NULL::float8 AS uid, s.docs::float8 AS a, s.total_len::float8 AS b, NULL::float8 AS c,
+  SELECT 'state' AS kind, NULL::float8 AS uid, s.docs::float8 AS a, s.total_len::float8 AS b, to_regclass('chunks')::oid::int8::float8 AS c,
     NULL::float8 AS d, NULL::float8 AS e, NULL::bytea AS data, NULL::float8[] AS ids, NULL::int[] AS tfs, NULL::int[] AS dls
   FROM bm25_stats s
   UNION ALL
@@ -88,6 +94,9 @@ function searchSql(allowed: string | undefined): string {
       : ""
   }`;
 }
+
+/** The statement without a filter, named: prepared once per connection, never planned again. */
+const SEARCH: NamedStatement = { name: "grk_bm25_search_v2", text: searchSql(undefined) };
 
 /** A cached item a reply left out was evicted meanwhile (by a concurrent search): ask again, sending no cache keys. */
 class CacheRace extends Error {}
@@ -123,10 +132,16 @@ export class PgLexicalSearch {
    * best among the chunks it selects. One statement: one snapshot.
    */
   async search(q: Queryable, terms: readonly string[], k: number, allowed?: AllowedChunksSql): Promise<LexicalHit[]> {
+    return (await this.find(q, terms, k, allowed)).hits;
+  }
+
+  /** {@link search}, with the OID of the `chunks` table the hits are rows of (a key for rows cached by id). */
+  async find(q: Queryable, terms: readonly string[], k: number, allowed?: AllowedChunksSql): Promise<LexicalHits> {
     const query = countQueryTerms(terms);
-    if (query.terms.length === 0 || !(k >= 1)) return [];
+    if (query.terms.length === 0 || !(k >= 1)) return { hits: [], table: 0 };
     const limit = Math.floor(Math.min(k, 1_000_000));
-    const sql = searchSql(allowed ? shiftParams(allowed.sql, 4) : undefined);
+    // A filter's SQL varies with the filter: planned each time.
+    const sql = allowed ? searchSql(shiftParams(allowed.sql, 4)) : SEARCH;
     for (let attempt = 0; ; attempt++) {
       const cachedLists: string[] = [];
       const cachedDocs: string[] = [];
@@ -138,7 +153,8 @@ export class PgLexicalSearch {
       }
       const rows = await rowsOf<Row>(q, sql, [query.terms, cachedLists, cachedDocs, cachedDead, ...(allowed?.params ?? [])]);
       try {
-        return this.score(rows, query.terms, query.qtfs, limit);
+        const table = rows.find((r) => r.kind === "state")?.c ?? 0;
+        return { hits: this.score(rows, query.terms, query.qtfs, limit), table };
       } catch (err) {
         if (!(err instanceof CacheRace) || attempt > 0) throw err;
       }
@@ -274,10 +290,11 @@ export class PgLexicalSearch {
     return bits;
   }
 
-  /** Drop what belongs to segments that no longer exist. */
+  /** Drop what belongs to segments that no longer exist (the lists only when some went: sweeping them costs the cache's size). */
   private forgetSegmentsBut(live: ReadonlySet<number>): void {
+    const gone = [...this.docTables.keys()].some((uid) => !live.has(uid));
     for (const uid of this.docTables.keys()) if (!live.has(uid)) this.docTables.delete(uid);
     for (const uid of this.deadSets.keys()) if (!live.has(uid)) this.deadSets.delete(uid);
-    for (const key of [...this.lists.keys()]) if (!live.has(Number(key.slice(0, key.indexOf(":"))))) this.evict(key);
+    if (gone) for (const key of [...this.lists.keys()]) if (!live.has(Number(key.slice(0, key.indexOf(":"))))) this.evict(key);
   }
 }

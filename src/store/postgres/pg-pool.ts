@@ -14,6 +14,7 @@
  */
 import { GroundkitError } from "../../core/errors.js";
 import type { PoolSettings } from "./connection-settings.js";
+import type { NamedStatement } from "./queryable.js";
 
 /** A query's result rows (objects by column name, or arrays with `rowMode: "array"`). */
 export interface QueryResult<R> {
@@ -29,7 +30,7 @@ export interface QueryOptions {
 
 /** Where statements run: the pool (any free connection) or one client (a transaction's). */
 export interface PgRunner {
-  query<R = Record<string, unknown>>(sql: string, params?: unknown[], opts?: QueryOptions): Promise<QueryResult<R>>;
+  query<R = Record<string, unknown>>(sql: string | NamedStatement, params?: unknown[], opts?: QueryOptions): Promise<QueryResult<R>>;
 }
 
 /** One statement of {@link runAll}. */
@@ -55,6 +56,7 @@ export class PgStatementError extends Error {
 
 /** The parts of `pg` used here (the package ships no types of its own). */
 interface PgQueryConfig {
+  name?: string | undefined;
   text: string;
   values: unknown[];
   rowMode?: "array" | undefined;
@@ -134,7 +136,13 @@ export class PgPool implements PgRunner {
       // Every connection works in the collection's schema, set at connect time (names have no spaces to escape).
       // JIT off: before autovacuum has analyzed new tables the planner overestimates the short BM25
       // statements and spent ~0.5 s compiling each (measured: 716 ms -> 3 ms for the df statement).
-      options: `-c search_path=${searchPath} -c jit=off`,
+      // Generic plans: the named statements (the hot reads, queryable.ts) are then never planned again (a
+      // custom plan per call cost 0.3-0.5 ms of planning for 0.2 ms of execution, BM25 search, EXPLAIN
+      // ANALYZE; in auto mode PostgreSQL kept choosing custom plans). It also applies to the unnamed
+      // statements with parameters, which are planned per call either way, only without their values:
+      // they are key lookups and scans whose plan does not turn on a value; the one that does (an HNSW
+      // search's LIMIT) sets auto for its transaction (vector-engine.ts, hnswSettings).
+      options: `-c search_path=${searchPath} -c jit=off -c plan_cache_mode=force_generic_plan`,
       query_timeout: settings.waitTimeoutMs,
       types: { getTypeParser: (oid: number, format?: string) => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format)) },
     });
@@ -148,7 +156,7 @@ export class PgPool implements PgRunner {
   }
 
   /** Run one statement on any free connection. */
-  async query<R = Record<string, unknown>>(sql: string, params: unknown[] = [], opts: QueryOptions = {}): Promise<QueryResult<R>> {
+  async query<R = Record<string, unknown>>(sql: string | NamedStatement, params: unknown[] = [], opts: QueryOptions = {}): Promise<QueryResult<R>> {
     this.checkOpen();
     try {
       const res = await this.pool.query(queryConfig(sql, params, opts));
@@ -263,7 +271,7 @@ export class PgClient implements PgRunner {
     client.on("error", this.onLost);
   }
 
-  async query<R = Record<string, unknown>>(sql: string, params: unknown[] = [], opts: QueryOptions = {}): Promise<QueryResult<R>> {
+  async query<R = Record<string, unknown>>(sql: string | NamedStatement, params: unknown[] = [], opts: QueryOptions = {}): Promise<QueryResult<R>> {
     if (this.released) throw new GroundkitError("INTERNAL", "A PostgreSQL connection was used after it was given back.");
     // A connection that already failed (a timeout, a reset) is not asked again: a ROLLBACK or an unlock
     // sent on it would wait out a second bound before failing the same way (issue 25 #18).
@@ -290,9 +298,10 @@ export class PgClient implements PgRunner {
   }
 }
 
-function queryConfig(sql: string, params: unknown[], opts: QueryOptions): PgQueryConfig {
-  const config: PgQueryConfig = { text: sql, values: params };
-  if (opts.rowMode) config.rowMode = opts.rowMode;
+function queryConfig(sql: string | NamedStatement, params: unknown[], opts: QueryOptions): PgQueryConfig {
+  const config: PgQueryConfig = typeof sql === "string" ? { text: sql, values: params } : { name: sql.name, text: sql.text, values: params };
+  const rowMode = opts.rowMode ?? (typeof sql === "string" ? undefined : sql.rowMode);
+  if (rowMode) config.rowMode = rowMode;
   if (opts.waitMs !== undefined) config.query_timeout = opts.waitMs;
   return config;
 }

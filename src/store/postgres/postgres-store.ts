@@ -22,6 +22,7 @@ import type {
   DocumentListing,
   DocumentRef,
   DocumentState,
+  DocumentWrite,
   NewChunk,
   ScoredChunk,
   Store,
@@ -30,12 +31,15 @@ import type {
   StoredDocument,
   VectorIndexStatus,
 } from "../store.js";
+import { replaceEach } from "../store.js";
+import { bulkInsertStatement, RESERVE_IDS } from "./bulk-write.js";
 import { CHUNK_COLUMNS, chunkMetadataJson, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, statsOf, toChunk, toDocument, type DocumentRow, type JoinedRow } from "../rows.js";
 import { checkDimensions, checkVector, unitCopy, windowsOf, type ChunkVectors } from "../vectors.js";
 import { resolvePoolSettings, type PostgresStoreConfig } from "./connection-settings.js";
 import { collectionSchema, schemaPrefix } from "./schema-name.js";
 import { compileChunkFilter, globKey, globsOf, Params, PATH_OF_DOCUMENT } from "./filter-sql.js";
 import { dropSchema, lockKey, openSchema, quoteIdent } from "./open-schema.js";
+import { ChunkRowCache } from "./chunk-row-cache.js";
 import { searchLexicalRows } from "./lexical-rows.js";
 import { PgLexicalSearch, type AllowedChunksSql } from "./lexical-search.js";
 import { syncLexicalSegments as syncLexicalSegmentsOn } from "./lexical-segments.js";
@@ -92,6 +96,8 @@ interface SharedState {
   readonly vectorOptions: PgVectorOptions;
   /** BM25 over the segments, with this process's cache of their blocks (lexical-search.ts). */
   readonly lexical: PgLexicalSearch;
+  /** The rows BM25 hits were read from (chunk-row-cache.ts). */
+  readonly hitRows: ChunkRowCache;
   /** The read replicas {@link PostgresStore.readSnapshot} reads from; none configured: undefined. */
   readonly replicas: ReplicaSet | undefined;
 }
@@ -140,7 +146,7 @@ export class PostgresStore implements Store {
       await pool.close();
       throw err;
     }
-    const shared = { walker: randomUUID(), seenPending: [], extensionError: undefined, vectorOptions: opts.vectors ?? {}, lexical: new PgLexicalSearch(), replicas };
+    const shared = { walker: randomUUID(), seenPending: [], extensionError: undefined, vectorOptions: opts.vectors ?? {}, lexical: new PgLexicalSearch(), hitRows: new ChunkRowCache(), replicas };
     return new PostgresStore(pool, schema, shared);
   }
 
@@ -396,11 +402,48 @@ export class PostgresStore implements Store {
     }
     const units = vectors ? await this.unitVectors(vectors.map(windowsOf)) : undefined;
     const postings = chunks.map((ch) => postingsOf(chunkTokens(ch.text, ch.heading_path)));
-    const statements = [this.removeDocumentRows(doc.source), this.insertDocument(doc, chunks, postings)];
+    const statements = [this.removeDocumentRows([doc.source]), this.insertDocument(doc, chunks, postings)];
     if (units && units.length > 0) statements.push(this.upsertVectors(chunks.map((c) => c.chunk_id), units, "chunk_id"));
     statements.push(BUMP_GENERATION);
     // In a savepoint of the caller's transaction, or a transaction of its own.
     await this.tx((s) => runAll(s.db, statements));
+  }
+
+  /**
+   * A write batch's documents with a few statements for all of them (bulk-write.ts)
+   * in a savepoint; when that fails (one bad document fails the statement), it
+   * rolls back and the documents are written one by one, so only the bad one fails.
+   */
+  async replaceDocuments(writes: readonly DocumentWrite[]): Promise<unknown[]> {
+    if (writes.length < 2) return replaceEach(this, writes);
+    try {
+      await this.tx((s) => s.writeBulk(writes));
+      return writes.map(() => undefined);
+    } catch {
+      return replaceEach(this, writes);
+    }
+  }
+
+  private async writeBulk(writes: readonly DocumentWrite[]): Promise<void> {
+    const docs = writes.map((w) => ({ doc: w.doc, chunks: w.chunks, postings: w.chunks.map((ch) => postingsOf(chunkTokens(ch.text, ch.heading_path))) }));
+    const chunkCount = writes.reduce((n, w) => n + w.chunks.length, 0);
+    for (const w of writes) {
+      if (w.vectors && w.vectors.length !== w.chunks.length) throw new GroundkitError("INTERNAL", `${w.vectors.length} vectors for ${w.chunks.length} chunks.`);
+    }
+    const vectors = writes.flatMap((w) => (w.vectors ?? []).map(windowsOf));
+    const units = vectors.length > 0 ? await this.unitVectors(vectors) : [];
+    const ids = (await this.db.query<{ docs: number[]; chunks: number[] }>(RESERVE_IDS, [writes.length, chunkCount])).rows[0]!;
+    const statements = [this.removeDocumentRows(writes.map((w) => w.doc.source)), bulkInsertStatement(docs, ids.docs, ids.chunks)];
+    if (units.length > 0) {
+      // The reserved ids of the chunks that carry vectors, in the order of `units`.
+      const keys: number[] = [];
+      let next = 0;
+      for (const w of writes) {
+        for (let j = 0; j < w.chunks.length; j++, next++) if (w.vectors) keys.push(ids.chunks[next]!);
+      }
+      statements.push(this.upsertVectors(keys, units, "id"));
+    }
+    await runAll(this.db, statements);
   }
 
   /** The statement writing the document row, its chunks and their postings (run in the caller's transaction). */
@@ -476,19 +519,19 @@ export class PostgresStore implements Store {
     return this.tx(async (s) => {
       const doc = await s.getDocument(documentId);
       if (!doc) return false;
-      await runAll(s.db, [this.removeDocumentRows(doc.source), BUMP_GENERATION]);
+      await runAll(s.db, [this.removeDocumentRows([doc.source]), BUMP_GENERATION]);
       return true;
     });
   }
 
-  /** The statement deleting a document's row; its chunks, postings and vectors go by ON DELETE CASCADE (run in the caller's transaction). */
-  private removeDocumentRows(source: string): Statement {
+  /** The statement deleting documents' rows; their chunks, postings and vectors go by ON DELETE CASCADE (run in the caller's transaction). */
+  private removeDocumentRows(sources: string[]): Statement {
     return {
-      sql: `WITH d AS (SELECT id FROM documents WHERE source = $1),
+      sql: `WITH d AS (SELECT id FROM documents WHERE source = ANY($1::text[])),
        c AS (SELECT count(*) AS n, COALESCE(sum(dl), 0) AS s FROM chunks WHERE doc_id IN (SELECT id FROM d)),
        u AS (UPDATE bm25_stats SET docs = docs - c.n, total_len = total_len - c.s FROM c WHERE c.n > 0 RETURNING 1)
        DELETE FROM documents WHERE id IN (SELECT id FROM d)`,
-      params: [source],
+      params: [sources],
     };
   }
 
@@ -550,7 +593,7 @@ export class PostgresStore implements Store {
       const params = new Params();
       allowed = { sql: await this.filteredChunkIds(filter, params), params: params.values };
     }
-    return searchLexicalRows(this.db, this.shared.lexical, terms, limit, allowed);
+    return searchLexicalRows(this.db, this.shared.lexical, terms, limit, allowed, this.shared.hitRows);
   }
 
   /** A SELECT of the chunk ids passing a filter; path globs are matched here, in code, first. */

@@ -185,8 +185,10 @@ export function planOf(col: VectorColumn): SearchPlan {
 export function hnswSettings(candidates: number): { sql: string; params: unknown[] } {
   const ef = Math.min(EF_SEARCH_MAX, Math.max(EF_SEARCH_MIN, 2 * candidates));
   // strict_order: with a filter the scan goes on past ef_search until enough rows pass, in distance order.
+  // plan_cache_mode auto: the store's sessions force generic plans (pg-pool.ts), but whether the index
+  // answers ORDER BY … LIMIT $n is decided on the LIMIT's value, so this search plans with its values.
   return {
-    sql: "SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'strict_order', true)",
+    sql: "SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'strict_order', true), set_config('plan_cache_mode', 'auto', true)",
     params: [String(ef)],
   };
 }

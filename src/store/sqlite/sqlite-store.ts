@@ -18,6 +18,7 @@ import type {
   DocumentListing,
   DocumentRef,
   DocumentState,
+  DocumentWrite,
   NewChunk,
   ScoredChunk,
   Store,
@@ -26,6 +27,7 @@ import type {
   StoredDocument,
   VectorIndexStatus,
 } from "../store.js";
+import { replaceEach } from "../store.js";
 import type { ChunkVectors } from "../vectors.js";
 import type { Db } from "./db.js";
 import { SqliteEngine, type SqliteStoreOptions } from "./sqlite-engine.js";
@@ -164,6 +166,10 @@ export class SqliteStore implements Store {
 
   replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: readonly ChunkVectors[]): Promise<void> {
     return this.run(() => this.engine.replaceDocument(doc, chunks, vectors));
+  }
+
+  replaceDocuments(writes: readonly DocumentWrite[]): Promise<unknown[]> {
+    return replaceEach(this, writes);
   }
 
   deleteDocument(documentId: string): Promise<boolean> {

@@ -1,0 +1,154 @@
+/**
+ * Many documents written by one statement (a write batch, ingest/write-batch.ts):
+ * their rows, chunks, BM25 postings and statistics, and the generation, as
+ * multi-row INSERTs over arrays (`unnest`), instead of four statements per
+ * document. Row ids come from the sequences beforehand ({@link RESERVE_IDS}),
+ * handed out in the order the documents and chunks come, so ids keep the
+ * order a per-document write gives them (BM25 breaks ties by id, as SQLite).
+ */
+import type { NewChunk, StoredDocument } from "../store.js";
+import { chunkMetadataJson } from "../rows.js";
+import type { ChunkPostings } from "./postings.js";
+import type { Statement } from "./pg-pool.js";
+
+/** $1 documents, $2 chunks: that many ids from each sequence, ascending. */
+export const RESERVE_IDS = `SELECT ARRAY(SELECT nextval('document_ids') FROM generate_series(1, $1::int) ORDER BY 1)::float8[] AS docs,
+  ARRAY(SELECT nextval('chunk_ids') FROM generate_series(1, $2::int) ORDER BY 1)::float8[] AS chunks`;
+
+/** One document to write: its row, its chunks and their postings. */
+export interface BulkDocument {
+  doc: StoredDocument;
+  chunks: NewChunk[];
+  postings: ChunkPostings[];
+}
+
+/**
+ * The statement inserting every document of `docs` (ids `docIds[i]`, chunk
+ * ids `chunkIds` in order), adding to `bm25_stats` and the generation (one
+ * step per document, as separate writes would).
+ */
+export function bulkInsertStatement(docs: readonly BulkDocument[], docIds: readonly number[], chunkIds: readonly number[]): Statement {
+  const d = {
+    id: [] as number[],
+    documentId: [] as string[],
+    source: [] as string[],
+    sourceClass: [] as string[],
+    extractor: [] as Array<string | null>,
+    baseDir: [] as Array<string | null>,
+    fingerprint: [] as string[],
+    contentHash: [] as string[],
+    contentLength: [] as number[],
+    ingestedAt: [] as string[],
+    metadata: [] as string[],
+  };
+  const c = {
+    id: [] as number[],
+    chunkId: [] as string[],
+    docId: [] as number[],
+    ordinal: [] as number[],
+    text: [] as string[],
+    start: [] as number[],
+    end: [] as number[],
+    startLine: [] as number[],
+    endLine: [] as number[],
+    pageStart: [] as Array<number | null>,
+    pageEnd: [] as Array<number | null>,
+    textHash: [] as string[],
+    metadata: [] as string[],
+    dl: [] as number[],
+  };
+  const p = { term: [] as string[], chunk: [] as number[], tf: [] as number[], dl: [] as number[] };
+  let totalLen = 0;
+  let next = 0;
+  docs.forEach(({ doc, chunks, postings }, i) => {
+    const docId = docIds[i]!;
+    d.id.push(docId);
+    d.documentId.push(doc.document_id);
+    d.source.push(doc.source);
+    d.sourceClass.push(doc.source_class);
+    d.extractor.push(doc.extractor);
+    d.baseDir.push(doc.base_dir);
+    d.fingerprint.push(doc.fingerprint);
+    d.contentHash.push(doc.content_hash);
+    d.contentLength.push(doc.content_length);
+    d.ingestedAt.push(doc.ingested_at);
+    d.metadata.push(JSON.stringify(doc.metadata));
+    chunks.forEach((ch, j) => {
+      const id = chunkIds[next++]!;
+      const post = postings[j]!;
+      c.id.push(id);
+      c.chunkId.push(ch.chunk_id);
+      c.docId.push(docId);
+      c.ordinal.push(ch.ordinal);
+      c.text.push(ch.text);
+      c.start.push(ch.start_offset);
+      c.end.push(ch.end_offset);
+      c.startLine.push(ch.start_line);
+      c.endLine.push(ch.end_line);
+      c.pageStart.push(ch.page_start);
+      c.pageEnd.push(ch.page_end);
+      c.textHash.push(ch.text_hash);
+      c.metadata.push(chunkMetadataJson(ch));
+      c.dl.push(post.dl);
+      totalLen += post.dl;
+      for (let k = 0; k < post.terms.length; k++) {
+        p.term.push(post.terms[k]!);
+        p.chunk.push(id);
+        p.tf.push(post.tfs[k]!);
+        p.dl.push(post.dl);
+      }
+    });
+  });
+  return {
+    sql: `WITH docs AS (
+       INSERT INTO documents (id, document_id, source, source_class, extractor, base_dir, fingerprint, content_hash,
+         content_length, ingested_at, metadata)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+         $9::bigint[], $10::text[], $11::text[])),
+     ins AS (
+       INSERT INTO chunks (id, chunk_id, doc_id, ordinal, text, start_offset, end_offset, start_line, end_line,
+         page_start, page_end, text_hash, metadata, dl)
+       SELECT * FROM unnest($12::bigint[], $13::text[], $14::bigint[], $15::int[], $16::text[], $17::bigint[], $18::bigint[],
+         $19::int[], $20::int[], $21::int[], $22::int[], $23::text[], $24::text[], $25::int[])),
+     post AS (
+       INSERT INTO bm25_postings (term, chunk, tf, dl) SELECT * FROM unnest($26::text[], $27::bigint[], $28::int[], $29::int[])),
+     gen AS (
+       INSERT INTO meta (key, value) VALUES ('generation', $32::bigint::text)
+       ON CONFLICT (key) DO UPDATE SET value = (meta.value::bigint + $32::bigint)::text)
+     UPDATE bm25_stats SET docs = docs + $30, total_len = total_len + $31`,
+    params: [
+      d.id,
+      d.documentId,
+      d.source,
+      d.sourceClass,
+      d.extractor,
+      d.baseDir,
+      d.fingerprint,
+      d.contentHash,
+      d.contentLength,
+      d.ingestedAt,
+      d.metadata,
+      c.id,
+      c.chunkId,
+      c.docId,
+      c.ordinal,
+      c.text,
+      c.start,
+      c.end,
+      c.startLine,
+      c.endLine,
+      c.pageStart,
+      c.pageEnd,
+      c.textHash,
+      c.metadata,
+      c.dl,
+      p.term,
+      p.chunk,
+      p.tf,
+      p.dl,
+      c.id.length,
+      totalLen,
+      String(docs.length),
+    ],
+  };
+}
