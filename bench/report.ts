@@ -326,15 +326,28 @@ export function renderMarkdown(r: BenchResults, level = 2): string {
     } else if (e) {
       out.push(`Local model: unavailable: ${e.unavailable} (${e.message}).`, "");
     }
-    // The default model and USE-lite on the same chunks in the same run (same machine load), as cut and ~1,000 chars.
-    const side = [e, d.embedding_use_lite, d.embedding_long, d.embedding_use_lite_long].filter(
+    // Every model and text case of the same run (same machine load): the default and USE-lite on the generated
+    // chunks, USE-lite on real ~1,000-character texts, MiniLM fp32 and int8 on those and on full windows.
+    const side = [e, d.embedding_use_lite, d.embedding_use_lite_long, ...(d.embedding_precisions ?? [])].filter(
       (x): x is EmbeddingResult => x != null && "sentences_per_s" in x,
     );
     if (side.length >= 2) {
       out.push(
         ...table(
-          ["model", "dims", "chunks/s", "mean chars", "load s", "query p50 ms", "query p95 ms"],
-          side.map((x) => [x.model, String(x.dimensions), fmt(x.sentences_per_s, 1), String(x.mean_chars), fmt(x.load_ms / 1000, 1), fmt(x.query_embedding.p50_ms, 1), fmt(x.query_embedding.p95_ms, 1)]),
+          ["model", "texts", "full windows", "dims", "chunks/s", "CPU ms/chunk", "mean chars", "load s", "query p50 ms", "query p95 ms", "peak RSS MiB"],
+          side.map((x) => [
+            x.model.split(";")[0]!,
+            x.texts ?? "chunks",
+            x.full_windows === undefined ? "–" : `${x.full_windows}/${x.sentences}`,
+            String(x.dimensions),
+            fmt(x.sentences_per_s, 1),
+            x.cpu_ms_per_sentence === undefined ? "–" : fmt(x.cpu_ms_per_sentence, 1),
+            String(x.mean_chars),
+            fmt(x.load_ms / 1000, 1),
+            fmt(x.query_embedding.p50_ms, 1),
+            fmt(x.query_embedding.p95_ms, 1),
+            x.peak_rss_mb === undefined ? "–" : fmt(x.peak_rss_mb, 0),
+          ]),
         ),
         "",
       );

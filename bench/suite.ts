@@ -10,7 +10,7 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { DEFAULTS } from "../src/core/config.js";
 import { DOC_LENGTH, VOCABULARY_SIZE, writeCorpus, ZIPF, type CorpusStats } from "./corpus.js";
-import type { EmbeddingResult, DenseProbe } from "./dense.js";
+import type { EmbeddingArgs, EmbeddingResult, DenseProbe } from "./dense.js";
 import { mib, round } from "./measure.js";
 import { measureCliOpen, type CliOpenResult, type OpenPhases } from "./open.js";
 import { indexBytes, type IngestResult, type QueryResult } from "./ours.js";
@@ -24,9 +24,6 @@ import type { VectorsResult } from "./vectors.js";
 import type { VerifyResult } from "./verify.js";
 
 /** Stages that `--only` selects. */
-/** The long-chunk embedding case: about what fills MiniLM's 256-token window (a BEIR abstract). */
-const LONG_CHUNK_CHARS = 1000;
-
 export const STAGES = ["ingest", "query", "verify", "peer", "vectors", "dense", "open", "startup", "mcp"] as const;
 export type Stage = (typeof STAGES)[number];
 
@@ -158,9 +155,10 @@ export interface BenchResults {
     embedding: EmbeddingResult | { unavailable: string; message: string } | null;
     /** The same sample through USE-lite (`use-lite`, the pre-0.2 default), in the same run. */
     embedding_use_lite?: EmbeddingResult | { unavailable: string; message: string } | null;
-    /** Both models on ~1,000-character texts (MiniLM's full 256-token window), in the same run. */
-    embedding_long?: EmbeddingResult | { unavailable: string; message: string } | null;
+    /** USE-lite on real ~1,000-character texts (about MiniLM's 256-token window), in the same run. */
     embedding_use_lite_long?: EmbeddingResult | { unavailable: string; message: string } | null;
+    /** MiniLM fp32 and int8 interleaved on real ~1,000-character texts and on full windows, in the same run. */
+    embedding_precisions?: Array<EmbeddingResult | { unavailable: string; message: string } | null>;
     collection: { chunks_target: number; ingest: (IngestResult & { wall_ms: number }) | null } | null;
     dense: QueryResult | null;
     hybrid: QueryResult | null;
@@ -392,12 +390,12 @@ async function denseStage(
 ): Promise<NonNullable<BenchResults["dense"]>> {
   const { preset, runner, log } = opts;
   log(`- dense: embedding throughput, then a ${preset.denseChunks}-chunk collection ingested with dense: true`);
-  const out: NonNullable<BenchResults["dense"]> = {
+  const out: NonNullable<BenchResults["dense"]> & { embedding_precisions: unknown[] } = {
     bm25_only_probe: null,
     embedding: null,
     embedding_use_lite: null,
-    embedding_long: null,
     embedding_use_lite_long: null,
+    embedding_precisions: [],
     collection: null,
     dense: null,
     hybrid: null,
@@ -410,27 +408,26 @@ async function denseStage(
   if (opts.stages.has("ingest") || opts.stages.has("query")) {
     out.bm25_only_probe = await attempt("dense", () => runner.run<{ probes: DenseProbe[] }>("probe", main).then((r) => r.probes));
   }
-  out.embedding = await attempt("dense", () =>
-    runner.run<EmbeddingResult>("embedding", { corpusDir: denseDir, sample: preset.embedSample, queries: 20, warmup: 3 }),
-  );
-  out.embedding_use_lite = await attempt("dense", () =>
-    runner.run<EmbeddingResult>("embedding", { corpusDir: denseDir, sample: preset.embedSample, queries: 20, warmup: 3, model: "use-lite" }),
-  );
-  out.embedding_long = await attempt("dense", () =>
-    runner.run<EmbeddingResult>("embedding", { corpusDir: denseDir, sample: preset.embedSample, queries: 20, warmup: 3, chars: LONG_CHUNK_CHARS }),
-  );
-  out.embedding_use_lite_long = await attempt("dense", () =>
-    runner.run<EmbeddingResult>("embedding", {
-      corpusDir: denseDir,
-      sample: preset.embedSample,
-      queries: 20,
-      warmup: 3,
-      model: "use-lite",
-      chars: LONG_CHUNK_CHARS,
-    }),
-  );
-  for (const e of [out.embedding, out.embedding_use_lite, out.embedding_long, out.embedding_use_lite_long]) {
-    if (e && "sentences_per_s" in e) log(`  ${e.model}: ${e.sentences_per_s} chunks/s, query embedding p50 ${e.query_embedding.p50_ms} ms`);
+  const embed = (args: Partial<EmbeddingArgs>): Promise<EmbeddingResult | null> =>
+    attempt("dense", () =>
+      runner.run<EmbeddingResult>("embedding", { corpusDir: denseDir, sample: preset.embedSample, queries: 20, warmup: 3, ...args }),
+    );
+  out.embedding = await embed({});
+  out.embedding_use_lite = await embed({ config: { provider: "use-lite" } });
+  out.embedding_use_lite_long = await embed({ config: { provider: "use-lite" }, texts: "real" });
+  // fp32 and int8 alternate, so a change in the machine's load falls on both.
+  for (const texts of ["real", "full-window"] as const) {
+    for (const precision of ["fp32", "int8"] as const) {
+      out.embedding_precisions.push(await embed({ config: { provider: "local", precision }, texts }));
+    }
+  }
+  for (const e of [out.embedding, out.embedding_use_lite, out.embedding_use_lite_long, ...out.embedding_precisions]) {
+    if (e && "sentences_per_s" in e) {
+      log(
+        `  ${e.model.split(";")[0]} (${e.texts}, mean ${e.mean_chars} chars): ${e.sentences_per_s} chunks/s, ${e.cpu_ms_per_sentence} CPU ms/chunk, ` +
+          `query embedding p50 ${e.query_embedding.p50_ms} ms, peak RSS ${e.peak_rss_mb} MiB`,
+      );
+    }
   }
   const ref = { indexDir: main.indexDir, collection: "bench-dense" };
   const ingest = await attempt("dense", () => runner.run<IngestResult>("ingest", { ...ref, inputs: [denseDir], dense: true }));

@@ -138,8 +138,16 @@ describe("bench suite on a tiny corpus", () => {
     }
     if (dense.embedding && "sentences_per_s" in dense.embedding) expect(dense.embedding.sentences).toBe(TINY.embedSample);
     else expect(dense.embedding).toHaveProperty("unavailable");
+    // MiniLM fp32 and int8 alternate on real texts, then on full windows.
+    expect(dense.embedding_precisions!.map((e) => e && "model" in e && [e.model.split("@")[0], e.texts])).toEqual([
+      ["all-MiniLM-L6-v2", "real"],
+      ["all-MiniLM-L6-v2-int8", "real"],
+      ["all-MiniLM-L6-v2", "full-window"],
+      ["all-MiniLM-L6-v2-int8", "full-window"],
+    ]);
     for (const t of results.targets) expect(typeof t.met).toBe("boolean");
-  }, 300_000);
+    // Every stage in one process, the dense one loading seven embedding providers: minutes on a loaded 2-core machine.
+  }, 600_000);
 
   it("renders the Markdown summary and the docs page from the results", () => {
     const md = renderMarkdown(results);

@@ -169,6 +169,6 @@ describe("dense ingest with the real local model through the CLI", () => {
     expect(out.mode).toBe("dense");
     expect(out.results[0].citation.source).toMatch(/tls\.md$/);
     const status = JSON.parse(grk(["status", "--json", "--index-dir", join(dir, "idx")], { cwd: dir }).stdout);
-    expect(status.embedding).toMatchObject({ provider: "local", dimensions: 384, model: expect.stringMatching(/^all-MiniLM-L6-v2@/) });
+    expect(status.embedding).toMatchObject({ provider: "local", dimensions: 384, model: expect.stringMatching(/^all-MiniLM-L6-v2-int8@/) });
   });
 });

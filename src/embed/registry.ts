@@ -42,6 +42,11 @@ export const LocalEmbeddingConfigSchema = z
     /** How a chunk longer than the model's 256-token window is embedded. */
     window: z.enum(["first", "mean", "max"]).optional(),
     max_windows: positiveInt.max(64).optional(),
+    /**
+     * Float or integer matrix products (`int8` is a model identity of its own). Absent means fp32, so a
+     * configuration or collection recorded before int8 existed keeps its vectors' model.
+     */
+    precision: z.enum(["fp32", "int8"]).optional(),
   })
   .strict();
 
@@ -93,8 +98,12 @@ export const EmbeddingConfigSchema = z.discriminatedUnion("provider", [
 /** A validated embedding configuration. */
 export type EmbeddingConfig = z.infer<typeof EmbeddingConfigSchema>;
 
-/** The default for `--dense`. */
-export const DEFAULT_EMBEDDING_CONFIG: EmbeddingConfig = { provider: "local" };
+/**
+ * The default for `--dense` and new collections: the local MiniLM with integer matrix products, as good as fp32 on
+ * every development set at half the CPU time (docs/decisions/0033-int8-inference.md). Existing collections keep the
+ * configuration they recorded.
+ */
+export const DEFAULT_EMBEDDING_CONFIG: EmbeddingConfig = { provider: "local", precision: "int8" };
 
 
 /**

@@ -12,11 +12,21 @@
  * ~230, which onnxruntime's own optimizer does not reach from the plain ops
  * (docs/decisions/0008-long-chunk-embedding.md, "Speed").
  *
+ * Under `precision: "int8"` every Linear layer (the packed Q/K/V projection,
+ * the attention output and both FFN layers) multiplies in integers: weights
+ * quantized per output channel at build time (quantize.ts), activations
+ * quantized per tensor at run time by onnxruntime's `QAttention` (after a
+ * `DynamicQuantizeLinear`) and `DynamicQuantizeMatMul`, whose CPU kernels use
+ * AVX-512 VNNI / AVX2 integer dot products. Embeddings, LayerNorm, softmax,
+ * GELU and pooling stay in float
+ * (docs/decisions/0033-int8-inference.md).
+ *
  * Single-text inputs only: every token type is 0, so the token-type embedding
  * is a constant row instead of a third input.
  */
 import { GroundkitError } from "../../core/errors.js";
 import { DataType, encodeModel, type Node, type Tensor } from "./onnx-proto.js";
+import { quantizePerColumn } from "./quantize.js";
 import type { FloatTensor } from "./safetensors.js";
 
 /** The `config.json` fields the graph depends on. */
@@ -33,12 +43,19 @@ export interface BertConfig {
 /** Bumped whenever the graph this file builds changes, so cached graphs are rebuilt. */
 export const BERT_GRAPH_VERSION = 2;
 
+/** The arithmetic of the Linear layers: float, or int8 weights × run-time int8 activations. */
+export type GraphPrecision = "fp32" | "int8";
+
 const OPSET = 17;
 /** onnxruntime's contrib operators (Attention, SkipLayerNormalization, BiasGelu). */
 const MS_DOMAIN = "com.microsoft";
 
 function floatTensor(name: string, dims: number[], data: Float32Array): Tensor {
   return { name, dataType: DataType.FLOAT, dims, raw: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+}
+
+function int8Tensor(name: string, dims: number[], data: Int8Array): Tensor {
+  return { name, dataType: DataType.INT8, dims, raw: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
 }
 
 function int64Tensor(name: string, values: number[]): Tensor {
@@ -69,7 +86,7 @@ function packQkvWeights(parts: FloatTensor[], hidden: number): Float32Array {
  * @example
  *   const bytes = buildBertGraph(readSafetensors(buf, path), JSON.parse(configJson));
  */
-export function buildBertGraph(weights: Map<string, FloatTensor>, config: BertConfig): Uint8Array {
+export function buildBertGraph(weights: Map<string, FloatTensor>, config: BertConfig, precision: GraphPrecision = "fp32"): Uint8Array {
   if (config.hidden_act !== "gelu" || config.hidden_size % config.num_attention_heads !== 0) {
     throw new GroundkitError("EMBEDDING_FAILED", `Unsupported BERT config (hidden_act ${config.hidden_act}).`);
   }
@@ -112,7 +129,33 @@ export function buildBertGraph(weights: Map<string, FloatTensor>, config: BertCo
   const skipLayerNorm = (x: string, skip: string, bias: string, prefix: string): string =>
     contrib("SkipLayerNormalization", [x, skip, weight(`${prefix}.weight`), weight(`${prefix}.bias`), bias], [epsilon]);
 
-  const matmul = (x: string, name: string): string => op("MatMul", [x, linearWeight(name)]);
+  /** An [in, out] weight as int8 codes, per-column scales and (zero) zero points; answers the three names. */
+  const quantized = (name: string, matrix: Float32Array, rows: number, cols: number): string[] => {
+    const { data, scales } = quantizePerColumn(matrix, rows, cols);
+    initializers.push(int8Tensor(`${name}.q`, [rows, cols], data));
+    initializers.push(floatTensor(`${name}.scale`, [cols], scales));
+    initializers.push(int8Tensor(`${name}.zero`, [cols], new Int8Array(cols)));
+    return [`${name}.q`, `${name}.scale`, `${name}.zero`];
+  };
+  const matmul = (x: string, name: string): string => {
+    if (precision === "fp32") return op("MatMul", [x, linearWeight(name)]);
+    const t = get(name);
+    return contrib("DynamicQuantizeMatMul", [x, ...quantized(name, transpose(t), t.shape[1]!, t.shape[0]!)]);
+  };
+  /** Self-attention over `x` with the packed projection; in int8, `x` is quantized once per call for QAttention. */
+  const attention = (x: string, qkv: string, qkvWeight: Float32Array, qkvBias: Float32Array, mask: string): string => {
+    const bias = `${qkv}.bias`;
+    if (precision === "fp32") {
+      initializers.push(floatTensor(`${qkv}.weight`, [H, 3 * H], qkvWeight));
+      initializers.push(floatTensor(bias, [3 * H], qkvBias));
+      return contrib("Attention", [x, `${qkv}.weight`, bias, mask], [{ name: "num_heads", i: heads }]);
+    }
+    const [w, wScale, wZero] = quantized(`${qkv}.weight`, qkvWeight, H, 3 * H);
+    initializers.push(floatTensor(bias, [3 * H], qkvBias));
+    const q = [`${x}_q`, `${x}_scale`, `${x}_zero`];
+    nodes.push({ op: "DynamicQuantizeLinear", inputs: [x], outputs: q });
+    return contrib("QAttention", [q[0]!, w!, bias, q[1]!, wScale!, mask, q[2]!, wZero!], [{ name: "num_heads", i: heads }]);
+  };
 
   // Embeddings: positions are the first `seq` rows of the position table; token type 0 is folded in as the skip's bias.
   const seqLen = op("Slice", [op("Shape", ["input_ids"]), ints("one", [1]), ints("two", [2])]);
@@ -129,9 +172,8 @@ export function buildBertGraph(weights: Map<string, FloatTensor>, config: BertCo
     const p = `encoder.layer.${l}`;
     const self = `${p}.attention.self`;
     const parts = ["query", "key", "value"].map((n) => ({ weight: get(`${self}.${n}.weight`), bias: get(`${self}.${n}.bias`) }));
-    initializers.push(floatTensor(`${self}.qkv.weight`, [H, 3 * H], packQkvWeights(parts.map((t) => t.weight), H)));
-    initializers.push(floatTensor(`${self}.qkv.bias`, [3 * H], Float32Array.from(parts.flatMap((t) => Array.from(t.bias.data)))));
-    const context = contrib("Attention", [x, `${self}.qkv.weight`, `${self}.qkv.bias`, maskInt], [{ name: "num_heads", i: heads }]);
+    const qkvBias = Float32Array.from(parts.flatMap((t) => Array.from(t.bias.data)));
+    const context = attention(x, `${self}.qkv`, packQkvWeights(parts.map((t) => t.weight), H), qkvBias, maskInt);
     const attended = skipLayerNorm(
       matmul(context, `${p}.attention.output.dense.weight`),
       x,

@@ -6,7 +6,7 @@
  */
 
 /** ONNX TensorProto.DataType values used here. */
-export const DataType = { FLOAT: 1, UINT8: 2, INT32: 6, INT64: 7 } as const;
+export const DataType = { FLOAT: 1, UINT8: 2, INT8: 3, INT32: 6, INT64: 7 } as const;
 
 /** A named constant (weights, shapes, scalars). */
 export interface Tensor {

@@ -5,11 +5,13 @@
  *
  * No ONNX file ships with the weights, so a standard BERT graph is built from
  * them (bert-graph.ts) once and cached under the user's cache directory,
- * keyed by the hash of the packaged files and the builder's version. Texts
- * are tokenized by the packaged tokenizer.json, windowed (windows.ts), sorted
- * by length and run in padded batches. A single window (a query) runs on the
- * main thread's session; larger calls go to `threads` single-threaded worker
- * sessions (session-pool.ts), two batches in flight at once.
+ * keyed by the hash of the packaged files, the builder's version and the
+ * precision (fp32, or int8 integer matrix products: docs/decisions/0033).
+ * Texts are tokenized by the packaged tokenizer.json, windowed (windows.ts)
+ * and run one window per inference call by default (no padding). A single
+ * window (a query) runs on the main thread's session; larger calls go to
+ * `threads` single-threaded worker sessions (session-pool.ts), two jobs in
+ * flight at once.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -17,7 +19,7 @@ import { join } from "node:path";
 import { GroundkitError } from "../../core/errors.js";
 import { loadOptional } from "../../core/optional-packages.js";
 import { createBatchedProvider, defaultLocalThreads, l2Normalize, positiveIntOption, type EmbeddingProvider } from "../provider.js";
-import { BERT_GRAPH_VERSION, buildBertGraph, type BertConfig } from "./bert-graph.js";
+import { BERT_GRAPH_VERSION, buildBertGraph, type BertConfig, type GraphPrecision } from "./bert-graph.js";
 import { cacheDir, writeFileAtomic } from "./cache-dir.js";
 import { readSafetensors } from "./safetensors.js";
 import { createSessionPool, type GraphSource, type PaddedBatch } from "./session-pool.js";
@@ -40,7 +42,10 @@ export const DEFAULT_MAX_WINDOWS = 8;
 
 /** Options for {@link createMiniLMProvider}. */
 export interface MiniLMOptions {
-  /** Windows per inference call. Default 16. */
+  /**
+   * Windows per inference call. Default 1: each window alone, so no padding and its activations stay in the CPU's
+   * cache (faster than 16, docs/decisions/0033-int8-inference.md). int8 requires 1: its activation scale is per call.
+   */
   batch_size?: number;
   /** Cores used: intra-op threads of the query session, and worker sessions for documents. Default min(2, cores). */
   threads?: number;
@@ -50,6 +55,8 @@ export interface MiniLMOptions {
   max_windows?: number;
   /** Where the built graph is cached. Default {@link cacheDir}. */
   cache_dir?: string;
+  /** Float or integer matrix products; int8 is a model of its own (docs/decisions/0033-int8-inference.md). Default fp32. */
+  precision?: GraphPrecision;
 }
 
 type Ort = typeof import("onnxruntime-node");
@@ -94,6 +101,7 @@ async function openSession(
   ort: Ort,
   weights: Uint8Array,
   config: BertConfig,
+  precision: GraphPrecision,
   path: string,
   options: import("onnxruntime-node").InferenceSession.SessionOptions,
 ): Promise<{ session: Session; graph: GraphSource }> {
@@ -102,7 +110,7 @@ async function openSession(
   } catch {
     // missing or unreadable: build it
   }
-  const graph = buildBertGraph(readSafetensors(weights, MINILM_PACKAGE), config);
+  const graph = buildBertGraph(readSafetensors(weights, MINILM_PACKAGE), config, precision);
   let source: GraphSource = path;
   try {
     writeFileAtomic(path, graph);
@@ -112,6 +120,9 @@ async function openSession(
   }
   return { session: await ort.InferenceSession.create(graph, options), graph: source };
 }
+
+/** Texts per provider call: what the main thread tokenizes at once, and the step of progress reports. */
+const TEXTS_PER_CALL = 16;
 
 /** The graph output: one pooled, not yet normalized vector per row. */
 const OUTPUT = "sentence_embedding";
@@ -167,9 +178,21 @@ function meanOfWindows(vectors: Float32Array[]): Float32Array {
  */
 export async function createMiniLMProvider(opts: MiniLMOptions = {}): Promise<EmbeddingProvider> {
   const threads = positiveIntOption("threads", opts.threads, defaultLocalThreads());
-  const batchSize = positiveIntOption("batch_size", opts.batch_size, 16);
+  const batchSize = positiveIntOption("batch_size", opts.batch_size, 1);
   const window = opts.window ?? DEFAULT_WINDOW_POLICY;
   const maxWindows = positiveIntOption("max_windows", opts.max_windows, DEFAULT_MAX_WINDOWS);
+  const precision = opts.precision ?? "fp32";
+  if (precision === "int8" && batchSize !== 1) {
+    // Activations are quantized with one scale per inference call, so batch mates would change each other's vectors.
+    throw new GroundkitError(
+      "INVALID_CONFIG",
+      `Embedding option batch_size must be 1 (or unset) with precision "int8", not ${batchSize}.`,
+      undefined,
+      { hint: "Remove batch_size: int8 quantizes activations per inference call, so batched windows would change each other's vectors." },
+    );
+  }
+  // The int8 graph gives other vectors, so it is another model name: a collection never mixes the two.
+  const modelName = precision === "int8" ? "all-MiniLM-L6-v2-int8" : "all-MiniLM-L6-v2";
   const files = await modelFiles();
   const source = `Local model ${MINILM_PACKAGE}`;
 
@@ -185,8 +208,8 @@ export async function createMiniLMProvider(opts: MiniLMOptions = {}): Promise<Em
     hash = hashModelFiles({ weights, tokenizer: tokenizerJson, config: configJson });
     pieces = loadWordPieces(tokenizerJson.toString("utf8"));
     ort = await loadOptional("onnxruntime-node", () => import("onnxruntime-node"));
-    const graphPath = join(opts.cache_dir ?? cacheDir(), "models", `all-MiniLM-L6-v2-${hash}-bert-g${BERT_GRAPH_VERSION}.onnx`);
-    ({ session, graph } = await openSession(ort, weights, JSON.parse(configJson.toString("utf8")) as BertConfig, graphPath, {
+    const graphPath = join(opts.cache_dir ?? cacheDir(), "models", `${modelName}-${hash}-bert-g${BERT_GRAPH_VERSION}.onnx`);
+    ({ session, graph } = await openSession(ort, weights, JSON.parse(configJson.toString("utf8")) as BertConfig, precision, graphPath, {
       intraOpNumThreads: threads,
       interOpNumThreads: 1,
       executionMode: "sequential",
@@ -242,12 +265,12 @@ export async function createMiniLMProvider(opts: MiniLMOptions = {}): Promise<Em
   const windowPolicy = window === "first" ? "first" : `${window},max_windows=${maxWindows}${window === "max" ? `,overlap=${WINDOW_OVERLAP}` : ""}`;
   return createBatchedProvider({
     provider: "local",
-    model: `all-MiniLM-L6-v2@${hash};pooling=mean;normalize=true;max_length=${MINILM_MAX_TOKENS};window=${windowPolicy}`,
+    model: `${modelName}@${hash};pooling=mean;normalize=true;max_length=${MINILM_MAX_TOKENS};window=${windowPolicy}`,
     dimensions: MINILM_DIMENSIONS,
     query_prefix: "",
     document_prefix: "",
-    batchSize,
-    // One batch per worker in flight; the main thread tokenizes the next meanwhile.
+    batchSize: Math.max(TEXTS_PER_CALL, batchSize),
+    // One call per worker in flight; the main thread tokenizes the next meanwhile.
     concurrency: pool === undefined ? 1 : threads,
     sortByLength: true,
     source,
