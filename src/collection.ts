@@ -58,6 +58,17 @@ import { passageContext, type ChunkPiece } from "./answer/passage-context.js";
 import type { ChatConfig } from "./answer/chat-config.js";
 import type { GroundingChecks, GroundingReport } from "./answer/grounding.js";
 import type { QuoteCheck, QuoteSources } from "./answer/verify-quote.js";
+import { textAsCited } from "./cite/as-cited.js";
+import {
+  documentHistory,
+  readVersion,
+  recordedRetention,
+  recordRetention,
+  type DocumentHistory,
+  type DocumentVersionText,
+  type HistoryRetention,
+} from "./collection-history.js";
+import type { HistoryHealth } from "./store/history.js";
 
 export interface CollectionLocation {
   /** Directory holding collection files (default `.groundkit`); with a PostgreSQL store, its snapshots. */
@@ -168,6 +179,8 @@ export interface DenseIngestOptions {
   onChunksEmbedded?: ((embedded: number) => void) | undefined;
   /** Called while the ANN index is (re)built at the end of an ingest: vectors added so far, of all. */
   onIndexProgress?: ((done: number, total: number) => void) | undefined;
+  /** Change the history retention this collection records (collection-history.ts parseHistorySpec). */
+  history?: Partial<HistoryRetention> | undefined;
 }
 
 /** Documents copied per transaction by {@link Collection.copyInto}. */
@@ -387,7 +400,11 @@ export class Collection {
       timeoutMs: lock.lockTimeoutMs ?? DEFAULTS.lockTimeoutMs,
       onWait: lock.onLockWait,
     };
-    return this.opened.withWriterLock(opts, fn);
+    return this.opened.withWriterLock(opts, async () => {
+      // Under the lock: the retention the last writer recorded says whether replaced and removed documents are kept.
+      await this.store.setHistoryRecording((await recordedRetention(this.store)).enabled);
+      return fn();
+    });
   }
 
   /**
@@ -475,6 +492,10 @@ export class Collection {
       this.options.chunking,
     );
     const { chunk_size: chunkSize, chunk_overlap: chunkOverlap } = chunking;
+    const recorded = await recordedRetention(this.store);
+    const retention = { ...recorded, ...opts.history };
+    await recordRetention(this.store, recorded, retention);
+    await this.store.setHistoryRecording(retention.enabled);
     const provider = opts.dense ? await this.bindEmbedding(true) : undefined;
     let embedded = 0;
     const embed = provider
@@ -515,6 +536,8 @@ export class Collection {
     );
     summary.chunking = chunking;
     if (provider) summary.vectors_written += await this.backfillVectors(provider, opts.onEmbedProgress);
+    // Retention is enforced at ingest, so history stays within its bounds without a job of its own.
+    if (retention.enabled) await this.store.pruneHistory(retention, new Date());
     // Under the writer lock: fold this run's vector changes into the saved ANN index (a no-op when current).
     await this.store.syncVectorIndex(opts.onIndexProgress);
     return summary;
@@ -738,6 +761,7 @@ export class Collection {
     if (!chunk) throw new GroundkitError("CHUNK_NOT_FOUND", `No chunk ${chunkId} in collection '${this.name}'.`);
     const citation = citationOf(chunk);
     const { verification, content } = await checkCitation(citation, this.verifyContext(chunk, opts.baseDir));
+    await this.addTextAsCited(citation, verification);
     const context = contextAround(verification, content, citation, opts.contextChars ?? 0);
     return {
       chunk_id: chunk.chunk_id,
@@ -761,12 +785,46 @@ export class Collection {
     const citation = parseCitation(raw);
     const stored = await this.store.getChunk(citation.chunk_id);
     const doc = await this.store.getDocument(citation.document_id);
-    return verifyCitation(citation, {
+    const verification = await verifyCitation(citation, {
       ...this.readers(),
       indexed: doc,
       baseDir: opts.baseDir ? resolve(opts.baseDir) : (doc?.base_dir ?? (doc && (await this.recordedBaseDirFor(doc.source)))),
       originalText: opts.originalText ?? (stored?.text_hash === citation.text_hash ? stored.text : undefined),
     });
+    return this.addTextAsCited(citation, verification);
+  }
+
+  /** A verdict other than `verified` carries the cited text as this collection last held it, when it still does. */
+  private async addTextAsCited(citation: Citation, verification: Verification): Promise<Verification> {
+    if (verification.verdict === "verified") return verification;
+    const asCited = await textAsCited(this.store, citation);
+    if (asCited) verification.as_cited = asCited;
+    return verification;
+  }
+
+  /** A document's versions (0: current, then the previous ones kept, newest first), by path, URL or id. */
+  async history(ref: string): Promise<DocumentHistory> {
+    return documentHistory(this.store, ref, (r) => this.currentDocument(r), this.name);
+  }
+
+  /** The text of one version of a document, by number (`grk history`) or ingest time. */
+  async readVersion(ref: string, version: string): Promise<DocumentVersionText> {
+    return readVersion(this.store, ref, version, (r) => this.currentDocument(r), this.name);
+  }
+
+  /** Totals and integrity of the kept history (`grk doctor`, `grk status`). */
+  async historyHealth(): Promise<HistoryHealth> {
+    return this.store.historyHealth();
+  }
+
+  /** The document a reference names now, undefined when none (a removed one may still have history). */
+  private async currentDocument(ref: string): Promise<StoredDocument | undefined> {
+    try {
+      return await this.findDocument(ref);
+    } catch (err) {
+      if (err instanceof GroundkitError && err.code === "DOCUMENT_NOT_FOUND") return undefined;
+      throw err;
+    }
   }
 
   /**

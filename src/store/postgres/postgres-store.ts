@@ -41,6 +41,8 @@ import { PgLexicalSearch, type AllowedChunksSql } from "./lexical-search.js";
 import { syncLexicalSegments as syncLexicalSegmentsOn } from "./lexical-segments.js";
 import { postingsOf } from "./postings.js";
 import { SCHEMA_VERSION } from "./schema.js";
+import * as history from "./history.js";
+import type { HistoryHealth, HistoryPruned, HistoryRetention, HistorySpan, HistoryVersion } from "../history.js";
 import { PgPool, runAll, type PgClient, type PgRunner, type Statement } from "./pg-pool.js";
 import {
   DEFAULT_FILTER_EXACT_MAX,
@@ -90,6 +92,8 @@ interface SharedState {
   readonly vectorOptions: PgVectorOptions;
   /** BM25 over the segments, with this process's cache of their blocks (lexical-search.ts). */
   readonly lexical: PgLexicalSearch;
+  /** Keep a document's previous version when it is replaced or deleted (store/history.ts). */
+  recordHistory: boolean;
 }
 
 /**
@@ -122,7 +126,7 @@ export class PostgresStore implements Store {
       await pool.close();
       throw err;
     }
-    return new PostgresStore(pool, schema, { walker: randomUUID(), seenPending: [], extensionError: undefined, vectorOptions: opts.vectors ?? {}, lexical: new PgLexicalSearch() });
+    return new PostgresStore(pool, schema, { walker: randomUUID(), seenPending: [], extensionError: undefined, vectorOptions: opts.vectors ?? {}, lexical: new PgLexicalSearch(), recordHistory: false });
   }
 
   /** Where this handle's statements run: its transaction's connection, or any of the pool's. */
@@ -379,7 +383,8 @@ export class PostgresStore implements Store {
     }
     const units = vectors ? await this.unitVectors(vectors) : undefined;
     const postings = chunks.map((ch) => postingsOf(chunkTokens(ch.text, ch.heading_path)));
-    const statements = [this.removeDocumentRows(doc.source), this.insertDocument(doc, chunks, postings)];
+    const statements = [...this.archive(doc.source, { contentHash: doc.content_hash, at: doc.ingested_at })];
+    statements.push(this.removeDocumentRows(doc.source), this.insertDocument(doc, chunks, postings));
     if (units && units.length > 0) statements.push(this.upsertVectors(chunks.map((c) => c.chunk_id), units, "chunk_id"));
     statements.push(BUMP_GENERATION);
     // In a savepoint of the caller's transaction, or a transaction of its own.
@@ -459,9 +464,36 @@ export class PostgresStore implements Store {
     return this.tx(async (s) => {
       const doc = await s.getDocument(documentId);
       if (!doc) return false;
-      await runAll(s.db, [this.removeDocumentRows(doc.source), BUMP_GENERATION]);
+      const at = new Date().toISOString();
+      await runAll(s.db, [...this.archive(doc.source, { contentHash: null, at }), this.removeDocumentRows(doc.source), BUMP_GENERATION]);
       return true;
     });
+  }
+
+  /** With history on, the statement keeping the document at `source` as a version before its rows go. */
+  private archive(source: string, by: { contentHash: string | null; at: string }): Statement[] {
+    return this.shared.recordHistory ? [history.archiveStatement(source, by)] : [];
+  }
+
+  setHistoryRecording(on: boolean): Promise<void> {
+    this.shared.recordHistory = on;
+    return Promise.resolve();
+  }
+
+  historyOf(documentId: string): Promise<HistoryVersion[]> {
+    return history.versionsOf(this.db, documentId);
+  }
+
+  historySpans(versionId: number): Promise<HistorySpan[]> {
+    return history.spansOf(this.db, versionId);
+  }
+
+  pruneHistory(retention: HistoryRetention, now: Date): Promise<HistoryPruned> {
+    return this.tx((s) => history.prune(s.db, retention, now));
+  }
+
+  historyHealth(): Promise<HistoryHealth> {
+    return history.health(this.db);
   }
 
   /** The statement deleting a document's row; its chunks, postings and vectors go by ON DELETE CASCADE (run in the caller's transaction). */

@@ -8,13 +8,14 @@
  * not race.
  */
 
+import { HISTORY_SQL } from "./history.js";
 import { BM25_SEGMENTS_SQL } from "./lexical-schema.js";
 
 /** "GRK1", as for the SQLite files. */
 export const APPLICATION_ID = "GRK1";
 
 /** The schema version this build writes. A collection with a higher version is refused. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export interface Migration {
   version: number;
@@ -108,5 +109,10 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     // (every posting is then in the tail that searches read row by row).
     version: 2,
     sql: BM25_SEGMENTS_SQL,
+  },
+  {
+    // Document history (store/history.ts, docs/decisions/0031-document-history.md).
+    version: 3,
+    sql: HISTORY_SQL,
   },
 ];

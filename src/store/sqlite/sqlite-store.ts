@@ -23,6 +23,7 @@ import type {
   StoredDocument,
   VectorIndexStatus,
 } from "../store.js";
+import type { HistoryHealth, HistoryPruned, HistoryRetention, HistorySpan, HistoryVersion } from "../history.js";
 import type { Db } from "./db.js";
 import { SqliteEngine, type SqliteStoreOptions } from "./sqlite-engine.js";
 
@@ -241,6 +242,27 @@ export class SqliteStore implements Store {
 
   stats(): Promise<StoreStats> {
     return this.run(() => this.engine.stats());
+  }
+
+  setHistoryRecording(on: boolean): Promise<void> {
+    this.engine.recordHistory = on;
+    return Promise.resolve();
+  }
+
+  historyOf(documentId: string): Promise<HistoryVersion[]> {
+    return this.run(() => this.engine.history.versionsOf(documentId));
+  }
+
+  historySpans(versionId: number): Promise<HistorySpan[]> {
+    return this.run(() => this.engine.history.spansOf(versionId));
+  }
+
+  pruneHistory(retention: HistoryRetention, now: Date): Promise<HistoryPruned> {
+    return this.run(() => this.engine.history.prune(retention, now));
+  }
+
+  historyHealth(): Promise<HistoryHealth> {
+    return this.run(() => this.engine.history.health());
   }
 
   metadataFields(): Promise<string[]> {
