@@ -9,6 +9,7 @@ import { isAbsolute } from "node:path";
 import { hasUrlScheme } from "./net/url-shape.js";
 import { assembleVersion, DEFAULT_HISTORY_RETENTION, type HistoryRetention } from "./store/history.js";
 import type { Store, StoredDocument } from "./store/store.js";
+import type { Citation } from "./core/contracts.js";
 
 export { DEFAULT_HISTORY_RETENTION, type HistoryRetention } from "./store/history.js";
 
@@ -180,4 +181,31 @@ export async function readVersion(
       : await store.historySpans((await store.historyOf(history.document_id))[entry.version - 1]!.version_id);
   const { text, exact } = assembleVersion({ content_hash: entry.content_hash, content_length: entry.chars }, chunks);
   return { ...base, text, exact };
+}
+
+/** A chunk no longer indexed, as the newest kept version had it, with its citation then (undefined when none has it). */
+export async function historyChunkView(
+  store: Store,
+  chunkId: string,
+): Promise<{ chunk_id: string; document_id: string; text: string; heading_path: string[]; citation: Citation } | undefined> {
+  const kept = await store.historyChunk(chunkId);
+  const text = kept?.span.text;
+  if (!kept || text == null) return undefined;
+  const { version: v, span } = kept;
+  const citation: Citation = {
+    document_id: v.document_id,
+    chunk_id: span.chunk_id,
+    source: v.source,
+    source_class: v.source_class,
+    extractor: v.extractor,
+    start_offset: span.start_offset,
+    end_offset: span.end_offset,
+    start_line: span.start_line,
+    end_line: span.end_line,
+    page_start: span.page_start,
+    page_end: span.page_end,
+    text_hash: span.hash,
+  };
+  // Heading paths are not kept in history: the text and its place are what a citation names.
+  return { chunk_id: span.chunk_id, document_id: v.document_id, text, heading_path: [], citation };
 }

@@ -61,6 +61,7 @@ import type { QuoteCheck, QuoteSources } from "./answer/verify-quote.js";
 import { textAsCited } from "./cite/as-cited.js";
 import {
   documentHistory,
+  historyChunkView,
   readVersion,
   recordedRetention,
   recordRetention,
@@ -758,7 +759,12 @@ export class Collection {
     opts: { baseDir?: string | undefined; contextChars?: number | undefined } = {},
   ): Promise<ChunkView> {
     const chunk = await this.store.getChunk(await this.resolveChunkId(chunkId));
-    if (!chunk) throw new GroundkitError("CHUNK_NOT_FOUND", `No chunk ${chunkId} in collection '${this.name}'.`);
+    if (!chunk) {
+      // A chunk an earlier version of its document had: shown as it was, verified against the document now.
+      const kept = await historyChunkView(this.store, chunkId);
+      if (!kept) throw new GroundkitError("CHUNK_NOT_FOUND", `No chunk ${chunkId} in collection '${this.name}'.`);
+      return { ...kept, verification: await this.verify(kept.citation, { baseDir: opts.baseDir }), context: null };
+    }
     const citation = citationOf(chunk);
     const { verification, content } = await checkCitation(citation, this.verifyContext(chunk, opts.baseDir));
     await this.addTextAsCited(citation, verification);

@@ -58,8 +58,28 @@ export interface HistorySpan {
   end_offset: number;
   start_line: number;
   end_line: number;
+  page_start: number | null;
+  page_end: number | null;
   hash: string;
   text: string | null;
+}
+
+/** A chunk of a previous version with the version it belongs to ({@link Store.historyChunk}). */
+export interface HistoryChunk {
+  version: HistoryVersion;
+  span: HistorySpan;
+}
+
+/** Version columns as both backends select them (`v` is history_versions). */
+export const VERSION_COLUMNS = `v.id AS version_id, v.document_id, v.source, v.source_class, v.extractor, v.content_hash,
+  v.content_length, v.ingested_at, v.superseded_at, v.reason, v.bytes`;
+/** Span columns as both backends select them (`s` is history_spans, `b` its block, left-joined). */
+export const SPAN_COLUMNS = "s.chunk_id, s.start_offset, s.end_offset, s.start_line, s.end_line, s.page_start, s.page_end, s.hash, b.text";
+
+/** A row of VERSION_COLUMNS and SPAN_COLUMNS as the version and the span. */
+export function splitChunkRow(r: HistoryVersion & HistorySpan): HistoryChunk {
+  const { chunk_id, start_offset, end_offset, start_line, end_line, page_start, page_end, hash, text, ...version } = r;
+  return { version, span: { chunk_id, start_offset, end_offset, start_line, end_line, page_start, page_end, hash, text } };
 }
 
 /** What the last prune removed. */

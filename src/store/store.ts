@@ -9,7 +9,7 @@
  */
 import type { ChunkCode } from "../core/code-languages.js";
 import type { SourceClass } from "../core/contracts.js";
-import type { HistoryHealth, HistoryPruned, HistoryRetention, HistorySpan, HistoryVersion } from "./history.js";
+import type { HistoryChunk, HistoryHealth, HistoryPruned, HistoryRetention, HistorySpan, HistoryVersion } from "./history.js";
 
 
 /** A document row as persisted. */
@@ -245,6 +245,8 @@ export interface Store {
   historyOf(documentId: string): Promise<HistoryVersion[]>;
   /** A previous version's chunk spans with their text, in ordinal order. */
   historySpans(versionId: number): Promise<HistorySpan[]>;
+  /** The newest kept version holding a chunk no longer indexed, with that chunk (what an old citation pointed at). */
+  historyChunk(chunkId: string): Promise<HistoryChunk | undefined>;
   /** Enforce a retention (disabled: drop all history) and drop unreferenced blocks; one transaction. */
   pruneHistory(retention: HistoryRetention, now: Date): Promise<HistoryPruned>;
   /** Totals and integrity of the history (dangling spans, blocks whose text does not hash to their key). */

@@ -4,7 +4,17 @@
  * statement run in the writing transaction just before the document's rows
  * are deleted; nothing is read into the process.
  */
-import type { HistoryHealth, HistoryPruned, HistoryRetention, HistorySpan, HistoryVersion } from "../history.js";
+import {
+  SPAN_COLUMNS,
+  splitChunkRow,
+  VERSION_COLUMNS,
+  type HistoryChunk,
+  type HistoryHealth,
+  type HistoryPruned,
+  type HistoryRetention,
+  type HistorySpan,
+  type HistoryVersion,
+} from "../history.js";
 import type { PgRunner, Statement } from "./pg-pool.js";
 
 /** Migration 3. Spans name blocks by hash without a foreign key, so `grk doctor` can report a dangling one. */
@@ -34,10 +44,13 @@ export const HISTORY_SQL = `
     end_offset   bigint NOT NULL,
     start_line   integer NOT NULL,
     end_line     integer NOT NULL,
+    page_start   integer,
+    page_end     integer,
     hash         text COLLATE "C" NOT NULL,
     PRIMARY KEY (version_id, ordinal)
   );
   CREATE INDEX history_spans_by_hash ON history_spans(hash);
+  CREATE INDEX history_spans_by_chunk ON history_spans(chunk_id);
 
   CREATE TABLE history_blocks (
     hash  text COLLATE "C" PRIMARY KEY,
@@ -66,8 +79,8 @@ export function archiveStatement(source: string, by: { contentHash: string | nul
          SELECT d.document_id, d.source, d.source_class, d.extractor, d.fingerprint, d.content_hash, d.content_length,
            d.ingested_at, $3, $4, (SELECT coalesce(sum(octet_length(text)), 0) FROM chunks WHERE doc_id = d.id)
          FROM d RETURNING id)
-     INSERT INTO history_spans (version_id, ordinal, chunk_id, start_offset, end_offset, start_line, end_line, hash)
-     SELECT v.id, c.ordinal, c.chunk_id, c.start_offset, c.end_offset, c.start_line, c.end_line, c.text_hash
+     INSERT INTO history_spans (version_id, ordinal, chunk_id, start_offset, end_offset, start_line, end_line, page_start, page_end, hash)
+     SELECT v.id, c.ordinal, c.chunk_id, c.start_offset, c.end_offset, c.start_line, c.end_line, c.page_start, c.page_end, c.text_hash
      FROM chunks c JOIN d ON c.doc_id = d.id CROSS JOIN v`,
     params: [source, by.contentHash, by.at, by.contentHash === null ? "removed" : "replaced"],
   };
@@ -76,8 +89,7 @@ export function archiveStatement(source: string, by: { contentHash: string | nul
 export async function versionsOf(db: PgRunner, documentId: string): Promise<HistoryVersion[]> {
   return (
     await db.query<HistoryVersion>(
-      `SELECT id AS version_id, document_id, source, source_class, extractor, content_hash, content_length,
-         ingested_at, superseded_at, reason, bytes FROM history_versions WHERE document_id = $1 ORDER BY id DESC`,
+      `SELECT ${VERSION_COLUMNS} FROM history_versions v WHERE document_id = $1 ORDER BY id DESC`,
       [documentId],
     )
   ).rows;
@@ -86,11 +98,22 @@ export async function versionsOf(db: PgRunner, documentId: string): Promise<Hist
 export async function spansOf(db: PgRunner, versionId: number): Promise<HistorySpan[]> {
   return (
     await db.query<HistorySpan>(
-      `SELECT s.chunk_id, s.start_offset, s.end_offset, s.start_line, s.end_line, s.hash, b.text
-       FROM history_spans s LEFT JOIN history_blocks b ON b.hash = s.hash WHERE s.version_id = $1 ORDER BY s.ordinal`,
+      `SELECT ${SPAN_COLUMNS} FROM history_spans s LEFT JOIN history_blocks b ON b.hash = s.hash WHERE s.version_id = $1 ORDER BY s.ordinal`,
       [versionId],
     )
   ).rows;
+}
+
+/** The newest kept version holding chunk `chunkId`, with that chunk. */
+export async function chunkOf(db: PgRunner, chunkId: string): Promise<HistoryChunk | undefined> {
+  const row = (
+    await db.query<HistoryVersion & HistorySpan & { span_ordinal: number }>(
+      `SELECT ${VERSION_COLUMNS}, ${SPAN_COLUMNS} FROM history_spans s JOIN history_versions v ON v.id = s.version_id
+       LEFT JOIN history_blocks b ON b.hash = s.hash WHERE s.chunk_id = $1 ORDER BY v.id DESC LIMIT 1`,
+      [chunkId],
+    )
+  ).rows[0];
+  return row && splitChunkRow(row);
 }
 
 /** Enforce a retention (off: drop all history), then drop the blocks no version names (caller holds a transaction). */

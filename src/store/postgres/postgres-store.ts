@@ -42,7 +42,7 @@ import { syncLexicalSegments as syncLexicalSegmentsOn } from "./lexical-segments
 import { postingsOf } from "./postings.js";
 import { SCHEMA_VERSION } from "./schema.js";
 import * as history from "./history.js";
-import type { HistoryHealth, HistoryPruned, HistoryRetention, HistorySpan, HistoryVersion } from "../history.js";
+import type { HistoryChunk, HistoryHealth, HistoryPruned, HistoryRetention, HistorySpan, HistoryVersion } from "../history.js";
 import { PgPool, runAll, type PgClient, type PgRunner, type Statement } from "./pg-pool.js";
 import {
   DEFAULT_FILTER_EXACT_MAX,
@@ -486,6 +486,10 @@ export class PostgresStore implements Store {
 
   historySpans(versionId: number): Promise<HistorySpan[]> {
     return history.spansOf(this.db, versionId);
+  }
+
+  historyChunk(chunkId: string): Promise<HistoryChunk | undefined> {
+    return history.chunkOf(this.db, chunkId);
   }
 
   pruneHistory(retention: HistoryRetention, now: Date): Promise<HistoryPruned> {

@@ -6,7 +6,18 @@
  */
 import type { Statement } from "better-sqlite3";
 import { sha256 } from "../../core/text.js";
-import type { HistoryHealth, HistoryPruned, HistoryReason, HistoryRetention, HistorySpan, HistoryVersion } from "../history.js";
+import {
+  SPAN_COLUMNS,
+  splitChunkRow,
+  VERSION_COLUMNS,
+  type HistoryChunk,
+  type HistoryHealth,
+  type HistoryPruned,
+  type HistoryReason,
+  type HistoryRetention,
+  type HistorySpan,
+  type HistoryVersion,
+} from "../history.js";
 import type { Db } from "./db.js";
 
 /** Versions dropped per step while the history is over its byte budget. */
@@ -16,12 +27,10 @@ const CHECK_PAGE = 500;
 /** Example hashes a health report carries. */
 const EXAMPLES = 5;
 
-const VERSION_COLUMNS = `id AS version_id, document_id, source, source_class, extractor, content_hash, content_length,
-  ingested_at, superseded_at, reason, bytes`;
 
 /** A document's history in one SQLite file. */
 export class SqliteHistory {
-  private prepared: Record<"insertBlocks" | "docBytes" | "insertVersion" | "insertSpans" | "versionsOf" | "spansOf", Statement> | undefined;
+  private prepared: Record<"insertBlocks" | "docBytes" | "insertVersion" | "insertSpans" | "versionsOf" | "spansOf" | "chunkOf", Statement> | undefined;
 
   constructor(private readonly db: Db) {}
 
@@ -37,11 +46,14 @@ export class SqliteHistory {
           content_hash, content_length, ingested_at, superseded_at, reason, bytes)
         SELECT document_id, source, source_class, extractor, fingerprint, content_hash, content_length, ingested_at, @at, @reason, @bytes
         FROM documents WHERE id = @doc`),
-      insertSpans: db.prepare(`INSERT INTO history_spans (version_id, ordinal, chunk_id, start_offset, end_offset, start_line, end_line, hash)
-        SELECT ?, ordinal, chunk_id, start_offset, end_offset, start_line, end_line, text_hash FROM chunks WHERE doc_id = ?`),
-      versionsOf: db.prepare(`SELECT ${VERSION_COLUMNS} FROM history_versions WHERE document_id = ? ORDER BY id DESC`),
-      spansOf: db.prepare(`SELECT s.chunk_id, s.start_offset, s.end_offset, s.start_line, s.end_line, s.hash, b.text
+      insertSpans: db.prepare(`INSERT INTO history_spans (version_id, ordinal, chunk_id, start_offset, end_offset, start_line, end_line,
+          page_start, page_end, hash)
+        SELECT ?, ordinal, chunk_id, start_offset, end_offset, start_line, end_line, page_start, page_end, text_hash FROM chunks WHERE doc_id = ?`),
+      versionsOf: db.prepare(`SELECT ${VERSION_COLUMNS} FROM history_versions v WHERE document_id = ? ORDER BY id DESC`),
+      spansOf: db.prepare(`SELECT ${SPAN_COLUMNS}
         FROM history_spans s LEFT JOIN history_blocks b ON b.hash = s.hash WHERE s.version_id = ? ORDER BY s.ordinal`),
+      chunkOf: db.prepare(`SELECT ${VERSION_COLUMNS}, ${SPAN_COLUMNS} FROM history_spans s JOIN history_versions v ON v.id = s.version_id
+        LEFT JOIN history_blocks b ON b.hash = s.hash WHERE s.chunk_id = ? ORDER BY v.id DESC LIMIT 1`),
     });
   }
 
@@ -59,6 +71,11 @@ export class SqliteHistory {
 
   spansOf(versionId: number): HistorySpan[] {
     return this.stmts.spansOf.all(versionId) as HistorySpan[];
+  }
+
+  chunkOf(chunkId: string): HistoryChunk | undefined {
+    const row = this.stmts.chunkOf.get(chunkId) as (HistoryVersion & HistorySpan) | undefined;
+    return row && splitChunkRow(row);
   }
 
   /** Enforce a retention (off: drop all history), then drop the blocks no version names. */

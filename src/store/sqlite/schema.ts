@@ -140,10 +140,13 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
         end_offset   INTEGER NOT NULL,
         start_line   INTEGER NOT NULL,
         end_line     INTEGER NOT NULL,
+        page_start   INTEGER,
+        page_end     INTEGER,
         hash         TEXT NOT NULL,
         PRIMARY KEY (version_id, ordinal)
       ) STRICT, WITHOUT ROWID;
       CREATE INDEX history_spans_by_hash ON history_spans(hash);
+      CREATE INDEX history_spans_by_chunk ON history_spans(chunk_id);
 
       CREATE TABLE history_blocks (
         hash  TEXT PRIMARY KEY,

@@ -23,7 +23,7 @@ import type {
   StoredDocument,
   VectorIndexStatus,
 } from "../store.js";
-import type { HistoryHealth, HistoryPruned, HistoryRetention, HistorySpan, HistoryVersion } from "../history.js";
+import type { HistoryChunk, HistoryHealth, HistoryPruned, HistoryRetention, HistorySpan, HistoryVersion } from "../history.js";
 import type { Db } from "./db.js";
 import { SqliteEngine, type SqliteStoreOptions } from "./sqlite-engine.js";
 
@@ -255,6 +255,10 @@ export class SqliteStore implements Store {
 
   historySpans(versionId: number): Promise<HistorySpan[]> {
     return this.run(() => this.engine.history.spansOf(versionId));
+  }
+
+  historyChunk(chunkId: string): Promise<HistoryChunk | undefined> {
+    return this.run(() => this.engine.history.chunkOf(chunkId));
   }
 
   pruneHistory(retention: HistoryRetention, now: Date): Promise<HistoryPruned> {
