@@ -17,7 +17,7 @@ import { DEFAULTS, type StoreConfig } from "./core/config.js";
 import { CitationSchema, type Citation, type SearchHit, type Verification } from "./core/contracts.js";
 import { GroundkitError } from "./core/errors.js";
 import { citationOf } from "./cite/citation.js";
-import { checkCitation, verifyCitation, type VerifyContext } from "./cite/verify.js";
+import { checkCitation, type VerifyContext } from "./cite/verify.js";
 import type { CodePointText } from "./core/text.js";
 import { readExtractedSource } from "./cite/read-extracted-source.js";
 import type { SourceText } from "./cite/source-text.js";
@@ -767,7 +767,7 @@ export class Collection {
     }
     const citation = citationOf(chunk);
     const { verification, content } = await checkCitation(citation, this.verifyContext(chunk, opts.baseDir));
-    await this.addTextAsCited(citation, verification);
+    await this.addTextAsCited(citation, verification, content);
     const context = contextAround(verification, content, citation, opts.contextChars ?? 0);
     return {
       chunk_id: chunk.chunk_id,
@@ -791,20 +791,26 @@ export class Collection {
     const citation = parseCitation(raw);
     const stored = await this.store.getChunk(citation.chunk_id);
     const doc = await this.store.getDocument(citation.document_id);
-    const verification = await verifyCitation(citation, {
+    const { verification, content } = await checkCitation(citation, {
       ...this.readers(),
       indexed: doc,
       baseDir: opts.baseDir ? resolve(opts.baseDir) : (doc?.base_dir ?? (doc && (await this.recordedBaseDirFor(doc.source)))),
       originalText: opts.originalText ?? (stored?.text_hash === citation.text_hash ? stored.text : undefined),
     });
-    return this.addTextAsCited(citation, verification);
+    return this.addTextAsCited(citation, verification, content);
   }
 
-  /** A verdict other than `verified` carries the cited text as this collection last held it, when it still does. */
-  private async addTextAsCited(citation: Citation, verification: Verification): Promise<Verification> {
+  /**
+   * A verdict other than `verified` carries the cited text as this collection last held it, when it still does,
+   * and what the source says now where it was cited (or where it moved), to set them side by side.
+   */
+  private async addTextAsCited(citation: Citation, verification: Verification, content: CodePointText | undefined): Promise<Verification> {
     if (verification.verdict === "verified") return verification;
     const asCited = await textAsCited(this.store, citation);
-    if (asCited) verification.as_cited = asCited;
+    if (!asCited) return verification;
+    verification.as_cited = asCited;
+    const at = verification.relocated ?? { start_offset: citation.start_offset, end_offset: citation.end_offset };
+    if (content && at.start_offset < content.length) verification.current_text = content.slice(at.start_offset, Math.min(at.end_offset, content.length));
     return verification;
   }
 

@@ -63,6 +63,8 @@ export interface Verification {
   relocated?: { start_offset: number; end_offset: number } | undefined;
   /** When not verified: the cited text as the collection last held it (docs/decisions/0031-document-history.md). */
   as_cited?: AsCited | undefined;
+  /** With `as_cited`: what the source says now at the cited code points (or where the text moved). */
+  current_text?: string | undefined;
 }
 
 /** The cited text as it was, and the version of its document that last held it. */

@@ -131,9 +131,10 @@ export function assembleVersion(version: Pick<HistoryVersion, "content_hash" | "
     line += countNewlines(piece);
     at = s.end_offset;
   }
-  // After the last chunk: text files end in newlines far more often than in spaces.
-  if (version.content_length > at) parts.push(gap(version.content_length - at, version.content_length - at));
-  const text = parts.join("");
+  // After the last chunk: text files end in newlines far more often than in spaces. The recorded
+  // length counts UTF-16 code units (ingest stores the content string's length); whitespace is one unit each.
+  let text = parts.join("");
+  if (version.content_length > text.length) text += "\n".repeat(version.content_length - text.length);
   return { text, exact: complete && sha256(text) === version.content_hash, complete };
 }
 

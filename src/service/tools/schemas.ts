@@ -27,6 +27,11 @@ export const VerificationOut = z.looseObject({
   verdict: z.enum(VERDICTS),
   detail: z.string(),
   relocated: z.looseObject({ start_offset: z.number().int(), end_offset: z.number().int() }).optional(),
+  as_cited: z
+    .looseObject({ text: z.string(), version: z.number().int(), ingested_at: z.string(), source: z.string() })
+    .optional()
+    .describe("Not verified: the cited text as the collection last held it, and that version (document_history)."),
+  current_text: z.string().optional().describe("With as_cited: the source's text now at that place."),
 });
 
 /** A hit's best-matching passage; offsets are code points of the source document. */
