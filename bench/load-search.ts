@@ -16,7 +16,7 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Pool } from "undici";
-import { openCollection } from "../src/collection.js";
+import { openCollection } from "../src/collection/index.js";
 import { DEFAULTS } from "../src/core/config.js";
 import { writeCorpus } from "./corpus.js";
 import { summarize, type Latency } from "./measure.js";

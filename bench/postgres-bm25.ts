@@ -19,7 +19,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { analyzeQuery } from "../src/analysis/analyzer.js";
-import { openCollection } from "../src/collection.js";
+import { openCollection } from "../src/collection/index.js";
 import { DEFAULTS } from "../src/core/config.js";
 import { PgLexicalSearch } from "../src/store/postgres/lexical-search.js";
 import { syncLexicalSegments } from "../src/store/postgres/lexical-segments.js";

@@ -21,7 +21,7 @@ import { createRequire } from "node:module";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { openCollection, type Collection } from "../src/collection.js";
+import { openCollection, type Collection } from "../src/collection/index.js";
 import { DEFAULTS } from "../src/core/config.js";
 import { resolvePoolSettings } from "../src/store/postgres/connection-settings.js";
 import { PgPool } from "../src/store/postgres/pg-pool.js";

@@ -2,9 +2,9 @@
  * The layer rule (docs/architecture.md): a module of `src/` may import only
  * from its own folder and the floors below it. A wrong arrow fails `npm run lint`.
  *
- * A layer is the first folder under `src/` (`store`, `retrieve`, …); the files
- * directly in `src/` (collection.ts, collection-settings.ts, index.ts) are the
- * library face, `library`. Tests, bench and fuzz sit outside and may import anything.
+ * A layer is the first folder under `src/` (`store`, `retrieve`, `collection`, …);
+ * the file directly in `src/` (index.ts, the package's exports) is `library`.
+ * Tests, bench and fuzz sit outside and may import anything.
  */
 import { dirname, relative, resolve, sep } from "node:path";
 
@@ -22,11 +22,12 @@ export const ALLOWED = {
   ingest: ["core", "analysis", "obs", "source", "net", "extract", "store", "embed"],
   retrieve: ["core", "analysis", "obs", "net", "store", "embed"],
   answer: ["core", "analysis", "obs", "net", "store", "embed", "retrieve", "cite"],
-  library: ["core", "analysis", "obs", "source", "net", "extract", "store", "embed", "cite", "ingest", "retrieve", "answer"],
+  collection: ["core", "analysis", "obs", "source", "net", "extract", "store", "embed", "cite", "ingest", "retrieve", "answer"],
   watch: ["core", "obs", "ingest"],
-  eval: ["core", "analysis", "obs", "source", "net", "extract", "store", "embed", "cite", "ingest", "retrieve", "answer", "library"],
-  service: ["core", "obs", "net", "ingest", "retrieve", "cite", "answer", "library", "watch"],
-  cli: ["core", "analysis", "obs", "source", "net", "extract", "store", "embed", "cite", "ingest", "retrieve", "answer", "library", "eval", "service", "watch"],
+  eval: ["core", "analysis", "obs", "source", "net", "extract", "store", "embed", "cite", "ingest", "retrieve", "answer", "collection"],
+  service: ["core", "obs", "net", "ingest", "retrieve", "cite", "answer", "collection", "watch"],
+  cli: ["core", "analysis", "obs", "source", "net", "extract", "store", "embed", "cite", "ingest", "retrieve", "answer", "collection", "eval", "service", "watch"],
+  library: ["core", "analysis", "obs", "source", "net", "extract", "store", "embed", "cite", "ingest", "retrieve", "answer", "collection"],
 };
 
 const SRC = resolve(import.meta.dirname, "../src");

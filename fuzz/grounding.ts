@@ -15,7 +15,7 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { openCollection, type Collection } from "../src/collection.js";
+import { openCollection, type Collection } from "../src/collection/index.js";
 import type { SearchHit } from "../src/core/contracts.js";
 import { mixSeed, Rng } from "./rng.js";
 import { emitReport, runIfMain } from "./tool-cli.js";

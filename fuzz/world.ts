@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { openCollection, type Collection } from "../src/collection.js";
+import { openCollection, type Collection } from "../src/collection/index.js";
 import { documentIdFor } from "../src/core/ids.js";
 import { dropSchema } from "../src/store/postgres/open-schema.js";
 import { PostgresStore } from "../src/store/postgres/postgres-store.js";

@@ -9,6 +9,11 @@ export {
   listCollections,
   openCollection,
   parseCitation,
+  parseHistorySpec,
+  DEFAULT_HISTORY_RETENTION,
+  type DocumentHistory,
+  type DocumentVersionText,
+  type HistoryRetention,
   removeIfUnused,
   type ChunkView,
   type DocumentPage,
@@ -25,7 +30,7 @@ export {
   type SearchMode,
   type SearchOptions,
   type SearchOutcome,
-} from "./collection.js";
+} from "./collection/index.js";
 export {
   doctorCollection,
   type DoctorCheck,
@@ -34,8 +39,8 @@ export {
   type DoctorReport,
   type RepairAction,
   type SampleOutcome,
-} from "./collection-doctor.js";
-export { searchAcross, type CollectionHit } from "./search-across.js";
+} from "./collection/doctor.js";
+export { searchAcross, type CollectionHit } from "./collection/search-across.js";
 export type { AnswerReport, AnswerEvent, AnswerOptions, RedactionReport } from "./answer/answer.js";
 export type { GroundingReport, GroundingVerdict, QuoteReport, SentenceReport, PassageReport } from "./answer/grounding.js";
 export type { QuoteCheck, QuoteOccurrence } from "./answer/verify-quote.js";

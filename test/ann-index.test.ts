@@ -14,7 +14,7 @@ import { mulberry32 } from "../src/core/random.js";
 import type { ChunkFilter, NewChunk, StoredDocument } from "../src/store/store.js";
 import { SqliteEngine } from "../src/store/sqlite/sqlite-engine.js";
 import type { AnnOptions } from "../src/store/sqlite/ann-index.js";
-import { openCollection } from "../src/collection.js";
+import { openCollection } from "../src/collection/index.js";
 import { readAnnHeader, vectorsPath } from "../src/store/sqlite/ann-file.js";
 
 /** Wide enough that the 8-bit graph orders neighbours as real embeddings are ordered (384-d here). */

@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { openCollection } from "../src/collection.js";
+import { openCollection } from "../src/collection/index.js";
 import type { ChatConfig } from "../src/answer/chat-config.js";
 import { GroundkitError } from "../src/core/errors.js";
 import { codePointLength } from "../src/core/text.js";

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatConfig } from "../src/answer/chat-config.js";
 import { findQuotes } from "../src/answer/answer-text.js";
-import { openCollection } from "../src/collection.js";
+import { openCollection } from "../src/collection/index.js";
 import type { SearchHit } from "../src/core/contracts.js";
 import { startChatServer } from "./support/chat-server.js";
 import { tempDir } from "./support/cli.js";

@@ -13,7 +13,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ChatConfig } from "../src/answer/chat-config.js";
-import { openCollection } from "../src/collection.js";
+import { openCollection } from "../src/collection/index.js";
 import { startChatServer, type ChatServer } from "./support/chat-server.js";
 import { tempDir } from "./support/cli.js";
 import { ingest } from "./service-fixtures.js";

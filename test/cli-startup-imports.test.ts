@@ -40,7 +40,7 @@ const loads = (mods: string[], part: string): boolean => mods.some((u) => u.incl
 it("grk --version loads commander and nothing of the library's commands", () => {
   const mods = modulesLoaded(["--version"]);
   expect(mods.filter((u) => u.includes("/dist/cli/"))).toEqual([expect.stringContaining("/dist/cli/main.js")]);
-  for (const part of ["/node_modules/zod/", "/node_modules/better-sqlite3/", "/node_modules/@opentelemetry/", "/dist/collection.js"]) {
+  for (const part of ["/node_modules/zod/", "/node_modules/better-sqlite3/", "/node_modules/@opentelemetry/", "/dist/collection/collection.js"]) {
     expect(loads(mods, part), part).toBe(false);
   }
 });
@@ -50,7 +50,7 @@ it("a BM25 grk search loads no server, no other command, no HTTP client, PDF rea
   writeFileSync(join(work.dir, "docs", "a.md"), "# Locks\n\nThe writer lock is held while a batch is written.\n");
   expect(grk(["ingest", "docs"], { cwd: work.dir }).code).toBe(0);
   const mods = modulesLoaded(["search", "writer lock"]);
-  expect(loads(mods, "/dist/collection.js")).toBe(true);
+  expect(loads(mods, "/dist/collection/collection.js")).toBe(true);
   for (const part of [
     "/node_modules/fastify/",
     "/node_modules/@modelcontextprotocol/",
@@ -64,7 +64,7 @@ it("a BM25 grk search loads no server, no other command, no HTTP client, PDF rea
     "/dist/cli/serve.js",
     "/dist/ingest/ingest.js",
     "/dist/answer/answer.js",
-    "/dist/collection-health.js",
+    "/dist/collection/health.js",
   ]) {
     expect(loads(mods, part), part).toBe(false);
   }

@@ -17,7 +17,7 @@ import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openCollection } from "../src/collection.js";
+import { openCollection } from "../src/collection/index.js";
 import { CLI, grk, tempDir, type CliResult } from "./support/cli.js";
 import { writeCorpus } from "./support/corpus.js";
 

@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openCollection } from "../src/collection.js";
+import { openCollection } from "../src/collection/index.js";
 import { grk, grkAsync, tempDir } from "./support/cli.js";
 import { writeCorpus } from "./support/corpus.js";
 

@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openCollection, type OpenCollectionOptions } from "../src/collection.js";
+import { openCollection, type OpenCollectionOptions } from "../src/collection/index.js";
 import { closeEmbeddingProviders } from "../src/embed/binding.js";
 import { grk, tempDir } from "./support/cli.js";
 

@@ -10,8 +10,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openCollection } from "../src/collection.js";
-import { collectionSettings } from "../src/collection-settings.js";
+import { openCollection } from "../src/collection/index.js";
+import { collectionSettings } from "../src/collection/settings.js";
 import { loadConfigFile } from "../src/core/config.js";
 import { GroundkitError } from "../src/core/errors.js";
 import type { ExtractOptions, Extractor, ExtractorKind } from "../src/extract/extractor.js";

@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openCollection, type Collection } from "../src/collection.js";
+import { openCollection, type Collection } from "../src/collection/index.js";
 import type { SearchHit } from "../src/core/contracts.js";
 import { extractedSpanOfSourceLines, sourceLineAt, sourceLineRange, type SourceLineMap } from "../src/core/source-lines.js";
 import { createHtmlExtractor } from "../src/extract/html.js";

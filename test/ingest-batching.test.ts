@@ -9,7 +9,7 @@ import Database from "better-sqlite3";
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openCollection } from "../src/collection.js";
+import { openCollection } from "../src/collection/index.js";
 import { documentIdFor } from "../src/core/ids.js";
 import { sha256 } from "../src/core/text.js";
 import { buildChunks } from "../src/ingest/build-chunks.js";

@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openCollection } from "../src/collection.js";
+import { openCollection } from "../src/collection/index.js";
 import { documentIdFor } from "../src/core/ids.js";
 import { sha256 } from "../src/core/text.js";
 import { getExtractorRegistry } from "../src/extract/registry.js";

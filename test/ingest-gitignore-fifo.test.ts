@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { closeSync, constants, mkdirSync, openSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openCollection, type Collection } from "../src/collection.js";
+import { openCollection, type Collection } from "../src/collection/index.js";
 import type { IngestSummary } from "../src/ingest/ingest.js";
 import { tempDir } from "./support/cli.js";
 

@@ -8,7 +8,7 @@ import { context, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { openCollection } from "../src/collection.js";
+import { openCollection } from "../src/collection/index.js";
 import { GroundkitError } from "../src/core/errors.js";
 import { withAnswerSpan, withSpan } from "../src/obs/tracing.js";
 import { makeCorpus, type Corpus } from "./service-fixtures.js";

@@ -10,7 +10,7 @@
 import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openCollection, type Collection } from "../src/collection.js";
+import { openCollection, type Collection } from "../src/collection/index.js";
 import { analyzeQuery } from "../src/analysis/analyzer.js";
 import { PgLexicalSearch, type AllowedChunksSql } from "../src/store/postgres/lexical-search.js";
 import { syncLexicalSegments } from "../src/store/postgres/lexical-segments.js";

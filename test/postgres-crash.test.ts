@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openCollection } from "../src/collection.js";
+import { openCollection } from "../src/collection/index.js";
 import { PostgresStore } from "../src/store/postgres/postgres-store.js";
 import { tempDir } from "./support/cli.js";
 import { startPostgres, type TestPostgres } from "./support/postgres-server.js";

@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openCollection, type Collection, type OpenCollectionOptions } from "../src/collection.js";
+import { openCollection, type Collection, type OpenCollectionOptions } from "../src/collection/index.js";
 import { closeEmbeddingProviders } from "../src/embed/binding.js";
 import { tempDir } from "./support/cli.js";
 import { mulberry32, writeCorpus } from "./support/corpus.js";

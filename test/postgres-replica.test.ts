@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { analyzeQuery } from "../src/analysis/analyzer.js";
-import { openCollection } from "../src/collection.js";
+import { openCollection } from "../src/collection/index.js";
 import { PgLexicalSearch } from "../src/store/postgres/lexical-search.js";
 import { syncLexicalSegments } from "../src/store/postgres/lexical-segments.js";
 import type { Queryable } from "../src/store/postgres/queryable.js";

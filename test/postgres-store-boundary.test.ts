@@ -9,7 +9,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listCollections } from "../src/collection.js";
+import { listCollections } from "../src/collection/index.js";
 import { grk, tempDir } from "./support/cli.js";
 import { startPostgres, type TestPostgres } from "./support/postgres-server.js";
 import { http, startTestServer } from "./service-fixtures.js";

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openCollection } from "../src/collection.js";
+import { openCollection } from "../src/collection/index.js";
 import { APPLICATION_ID, MIGRATIONS } from "../src/store/sqlite/schema.js";
 import { tempDir } from "./support/cli.js";
 

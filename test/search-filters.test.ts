@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openCollection, type Collection } from "../src/collection.js";
+import { openCollection, type Collection } from "../src/collection/index.js";
 import { parseFilters, toChunkFilter } from "../src/retrieve/filters.js";
 import { compileChunkFilter } from "../src/store/sqlite/filter-sql.js";
 import { tempDir } from "./support/cli.js";

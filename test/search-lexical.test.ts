@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openCollection, type Collection } from "../src/collection.js";
+import { openCollection, type Collection } from "../src/collection/index.js";
 import { GroundkitError } from "../src/core/errors.js";
 import { tempDir } from "./support/cli.js";
 

@@ -7,7 +7,7 @@ import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openCollection } from "../src/collection.js";
+import { openCollection } from "../src/collection/index.js";
 import { startRestServer, type RestServerOptions, type RunningServer } from "../src/service/rest-server.js";
 import { createServiceContext, type ServiceContextOptions } from "../src/service/service-context.js";
 import { afterAll, beforeAll } from "vitest";

@@ -16,7 +16,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openCollection, type Collection } from "../src/collection.js";
+import { openCollection, type Collection } from "../src/collection/index.js";
 import type { Citation } from "../src/core/contracts.js";
 import { documentIdFor } from "../src/core/ids.js";
 import { getExtractorRegistry } from "../src/extract/registry.js";

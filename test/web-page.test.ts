@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deleteCollection } from "../src/collection.js";
+import { deleteCollection } from "../src/collection/index.js";
 import { ingest, makeCorpus, startTestServer, type Corpus, type TestServer } from "./service-fixtures.js";
 import { makePdf } from "./support/pdf-fixtures.js";
 

@@ -9,7 +9,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deleteCollection, openCollection } from "../src/collection.js";
+import { deleteCollection, openCollection } from "../src/collection/index.js";
 import { GroundkitError } from "../src/core/errors.js";
 import { WriterLock, type LockHolder } from "../src/store/sqlite/writer-lock.js";
 import { grk, tempDir } from "./support/cli.js";

@@ -6,7 +6,7 @@
  * `--strict` exits 3 unless the verdict is `grounded`.
  */
 import { Command, Option } from "commander";
-import { openCollection, type SearchMode } from "../collection.js";
+import { openCollection, type SearchMode } from "../collection/index.js";
 import type { AnswerReport } from "../answer/answer.js";
 import { CHAT_PROVIDERS, parseChatConfig, type ChatConfig } from "../answer/chat-config.js";
 import type { ConfigFile } from "../core/config.js";

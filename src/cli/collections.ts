@@ -1,7 +1,7 @@
 /** `grk collections` and `grk collections delete NAME`. */
 import { Command } from "commander";
 import { DEFAULTS } from "../core/config.js";
-import { deleteCollection, listCollections, openCollection, type CollectionLocation } from "../collection.js";
+import { deleteCollection, listCollections, openCollection, type CollectionLocation } from "../collection/index.js";
 import { GroundkitError } from "../core/errors.js";
 import { confirmed } from "./confirm.js";
 import { action, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";

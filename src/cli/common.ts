@@ -3,7 +3,7 @@
  * boundary that turns any failure into `error[CODE]: message` plus a hint.
  */
 import { Command, InvalidArgumentError, Option } from "commander";
-import { collectionSettings } from "../collection-settings.js";
+import { collectionSettings } from "../collection/settings.js";
 import { loadConfigFile, type ConfigFile } from "../core/config.js";
 import { toGroundkitError } from "../core/errors.js";
 

@@ -1,8 +1,8 @@
 /** `grk doctor`: is a collection healthy, and what to do when it is not (`--repair` for what is safe). */
 import { join, resolve } from "node:path";
 import { Command } from "commander";
-import { checkDoctorSupported, listCollections } from "../collection.js";
-import { DEFAULT_DOCTOR_SAMPLE, doctorCollection, failedReport, type DoctorReport } from "../collection-doctor.js";
+import { checkDoctorSupported, listCollections } from "../collection/index.js";
+import { DEFAULT_DOCTOR_SAMPLE, doctorCollection, failedReport, type DoctorReport } from "../collection/doctor.js";
 import { DEFAULTS } from "../core/config.js";
 import { action, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 import { lockWait, withLockTimeoutOption, type LockTimeoutFlags } from "./lock-wait.js";

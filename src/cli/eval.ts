@@ -18,7 +18,7 @@ import { formatTable, renderComparisonText, renderProgressBar, renderReportText 
 import { action, DECIMAL_INTEGER, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 import { createProgress, createRate } from "./progress.js";
 import { cacheDir } from "../embed/minilm/cache-dir.js";
-import { collectionSettings } from "../collection-settings.js";
+import { collectionSettings } from "../collection/settings.js";
 import { goldenPaths } from "../eval/golden-corpus.js";
 
 interface EvalFlags extends CommonFlags {

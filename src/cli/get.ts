@@ -1,6 +1,6 @@
 /** `grk get <path-or-doc-id>[:start-end]`: lines of a document's indexed text, with their citation. */
 import { Command } from "commander";
-import { openCollection, type Collection } from "../collection.js";
+import { openCollection, type Collection } from "../collection/index.js";
 import { DOCUMENT_CHARS } from "../cite/read-document.js";
 import { GroundkitError } from "../core/errors.js";
 import { action, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";

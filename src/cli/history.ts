@@ -1,6 +1,6 @@
 /** `grk history <path-or-doc-id>`: a document's versions kept (docs/decisions/0031-document-history.md). */
 import { Command } from "commander";
-import { openCollection } from "../collection.js";
+import { openCollection } from "../collection/index.js";
 import { action, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 import { documentRef } from "./document-ref.js";
 import { displaySource } from "./format.js";

@@ -4,8 +4,8 @@ import { resolve } from "node:path";
 import { Command } from "commander";
 import { DEFAULTS } from "../core/config.js";
 import { GroundkitError } from "../core/errors.js";
-import { listCollections, openCollection, removeIfUnused } from "../collection.js";
-import { parseHistorySpec } from "../collection-history.js";
+import { listCollections, openCollection, removeIfUnused } from "../collection/index.js";
+import { parseHistorySpec } from "../collection/history.js";
 import { isUrlSource } from "../net/url-shape.js";
 import type { IngestProgress, IngestSummary } from "../ingest/ingest.js";
 import { action, collect, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
@@ -44,7 +44,7 @@ export function ingestCommand(): Command {
     .option("--max-file-size <bytes>", "refuse files larger than this", intFlag("--max-file-size", 1, 2 ** 31 - 1))
     .option("--allow-private-network", "allow URLs on loopback/private hosts (link-local and metadata stay refused)")
     .option("--timeout <seconds>", "total time allowed to fetch one URL", intFlag("--timeout", 1, 3600), 30)
-    .option("--dense", "also embed chunks (default: the local model; see `embedding` in the config) and backfill chunks without vectors")
+    .option("--dense", "also embed chunks (default: the local model; see `embedding` in the config) and backfill chunks without vectors; a collection that has vectors is always embedded into")
     .option("--no-progress", "never show the progress line")
     .option(
       "--history <retention>",
@@ -75,15 +75,15 @@ export function ingestCommand(): Command {
         maxFileSize: flags.maxFileSize ?? loc.config.max_file_size ?? DEFAULTS.maxFileSize,
         allowPrivateNetwork: flags.allowPrivateNetwork ?? false,
         fetchTimeoutMs: (flags.timeout ?? 30) * 1000,
-        dense: flags.dense ?? false,
+        // Without --dense the collection decides: one that is already dense stays dense (collection/dense-ingest.ts).
+        dense: flags.dense,
         history,
         ...lockWait(flags, col.name),
       };
       if (flags.watch) {
         try {
-          await keepWatching(folders, flags.debounce ?? 300, async (watched, onChange) =>
-            // A collection with vectors stays dense: new chunks are embedded as they are written.
-            col.ingest(watched, { ...options, dense: options.dense || (await col.status()).embedding !== null, onChange }),
+          await keepWatching(folders, flags.debounce ?? 300, (watched, onChange) =>
+            col.ingest(watched, { ...options, onChange }),
           );
         } finally {
           await col.close();
@@ -95,10 +95,10 @@ export function ingestCommand(): Command {
       let embedded = 0;
       const showIngest = (): void => {
         const { current, ...counts } = files;
-        const chunks = options.dense ? `, ${embedded} chunks embedded ${chunkRate(embedded)}`.trimEnd() : "";
+        const chunks = options.dense || embedded > 0 ? `, ${embedded} chunks embedded ${chunkRate(embedded)}`.trimEnd() : "";
         progress.update(
           `ingest: ${files.files_seen} seen, ${files.indexed} indexed, ${files.unchanged} unchanged, ${files.failed} failed${chunks}  ${current ? displaySource(current) : ""}`,
-          { phase: "ingest", ...counts, ...(options.dense ? { chunks_embedded: embedded } : {}) },
+          { phase: "ingest", ...counts, ...(options.dense || embedded > 0 ? { chunks_embedded: embedded } : {}) },
         );
       };
       let summary: IngestSummary;

@@ -1,6 +1,6 @@
 /** `--lock-timeout`: how long a writing command waits for another writer of its collection. */
 import type { Command } from "commander";
-import type { LockWaitOptions } from "../collection.js";
+import type { LockWaitOptions } from "../collection/index.js";
 import { DEFAULTS } from "../core/config.js";
 import { describeWait } from "../store/sqlite/writer-lock.js";
 import { intFlag } from "./common.js";

@@ -1,7 +1,7 @@
 /** `grk ls [prefix]`: the documents of a collection, a page at a time. */
 import { resolve, sep } from "node:path";
 import { Command } from "commander";
-import { DOCUMENT_PAGE, openCollection } from "../collection.js";
+import { DOCUMENT_PAGE, openCollection } from "../collection/index.js";
 import { hasUrlScheme } from "../net/url-shape.js";
 import { action, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 import { displaySource } from "./format.js";

@@ -1,6 +1,6 @@
 /** `grk reembed`: re-embed every chunk with the configured provider and swap atomically. */
 import { Command } from "commander";
-import { openCollection } from "../collection.js";
+import { openCollection } from "../collection/index.js";
 import { DEFAULT_EMBEDDING_CONFIG } from "../embed/registry.js";
 import { describeIdentity } from "../embed/provider.js";
 import { action, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";

@@ -1,6 +1,6 @@
 /** `grk rm <path>…`: remove documents by path (a folder: every document under it), URL or id. */
 import { Command } from "commander";
-import { openCollection } from "../collection.js";
+import { openCollection } from "../collection/index.js";
 import { action, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 import { documentRef } from "./document-ref.js";
 import { displaySource } from "./format.js";

@@ -1,9 +1,9 @@
 /** `grk search <query>`: BM25, dense or hybrid search with citations, optionally verified. */
 import { Command, Option } from "commander";
-import { listCollections, openCollection, type SearchMode, type SearchOptions } from "../collection.js";
+import { listCollections, openCollection, type SearchMode, type SearchOptions } from "../collection/index.js";
 import { DEFAULTS } from "../core/config.js";
 import { GroundkitError } from "../core/errors.js";
-import { searchAcross } from "../search-across.js";
+import { searchAcross } from "../collection/search-across.js";
 import { SEARCH_MODES } from "../retrieve/search-pipeline.js";
 import { action, collect, intFlag, numberFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 import { markStyleFor, renderHit } from "./format.js";

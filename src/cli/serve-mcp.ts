@@ -13,7 +13,7 @@ import { PathScrubber } from "../service/errors-to-http.js";
 import { createMcpServer } from "../service/mcp-server.js";
 import { createServiceContext } from "../service/service-context.js";
 import { action, collect, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
-import { collectionSettings } from "../collection-settings.js";
+import { collectionSettings } from "../collection/settings.js";
 
 interface ServeMcpFlags extends CommonFlags {
   baseDir?: string;

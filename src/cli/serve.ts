@@ -10,7 +10,7 @@ import { isLoopbackHost } from "../service/http-guards.js";
 import { startRestServer } from "../service/rest-server.js";
 import { createServiceContext } from "../service/service-context.js";
 import { action, collect, intFlag, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
-import { collectionSettings } from "../collection-settings.js";
+import { collectionSettings } from "../collection/settings.js";
 import { DEFAULTS } from "../core/config.js";
 import { watchAndIngest } from "../watch/watch-ingest.js";
 import { watchedFolders, withDebounceOption } from "./watch-folders.js";
@@ -140,13 +140,12 @@ export function serveCommand(): Command {
               ingest: (watched, onChange) =>
                 context.collections.use(
                   context.defaultCollection,
-                  // A collection with vectors stays dense: new chunks are embedded as they are written.
-                  async (col) =>
+                  // A dense collection stays dense: the collection decides (collection/dense-ingest.ts).
+                  (col) =>
                     col.ingest(watched, {
                       include: loc.config.include,
                       exclude: loc.config.exclude,
                       maxFileSize: loc.config.max_file_size ?? DEFAULTS.maxFileSize,
-                      dense: (await col.status()).embedding !== null,
                       lockTimeoutMs: context.lockTimeoutMs,
                       onChange,
                     }),

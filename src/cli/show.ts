@@ -1,6 +1,6 @@
 /** `grk show <chunk-id>`: a chunk, its citation and a fresh verdict. */
 import { Command } from "commander";
-import { openCollection } from "../collection.js";
+import { openCollection } from "../collection/index.js";
 import { action, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 import { asCitedLines, locator } from "./format.js";
 

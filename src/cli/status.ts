@@ -1,6 +1,6 @@
 /** `grk status`: counts, schema version, last ingest. */
 import { Command } from "commander";
-import { openCollection } from "../collection.js";
+import { openCollection } from "../collection/index.js";
 import { describeIdentity } from "../embed/provider.js";
 import { displaySource } from "./format.js";
 import type { VectorIndexStatus } from "../store/store.js";

@@ -1,6 +1,6 @@
 /** `grk update [--collection NAME | --all]`: ingest every recorded root of a collection (or of all) again. */
 import { Command } from "commander";
-import { listCollections, openCollection } from "../collection.js";
+import { listCollections, openCollection } from "../collection/index.js";
 import { DEFAULTS } from "../core/config.js";
 import { GroundkitError } from "../core/errors.js";
 import type { IngestSummary } from "../ingest/ingest.js";

@@ -41,7 +41,7 @@ function collectionFor(named: string | undefined, flags: VerifyFlags): string | 
 }
 
 async function verifyCitations(input: Extract<VerifyInput, { kind: "citations" }>, flags: VerifyFlags): Promise<number> {
-  const { openCollection, parseCitation } = await import("../collection.js");
+  const { openCollection, parseCitation } = await import("../collection/index.js");
   const loc = resolveLocation(flags);
   const cols = new Map<string, Awaited<ReturnType<typeof openCollection>>>();
   const open = async (name: string | undefined) => {
@@ -77,7 +77,7 @@ async function verifyCitations(input: Extract<VerifyInput, { kind: "citations" }
  * sentence's citations, every quote, every cited passage. Exit 0 only when the answer is grounded.
  */
 async function verifyAnswer(input: Extract<VerifyInput, { kind: "answer" }>, flags: VerifyFlags): Promise<number> {
-  const { openCollection, parseCitation } = await import("../collection.js");
+  const { openCollection, parseCitation } = await import("../collection/index.js");
   const col = await openCollection({ ...resolveLocation(flags), ...withName(collectionFor(input.collection, flags)) });
   try {
     const hits: SearchHit[] = input.passages.map((p) => ({

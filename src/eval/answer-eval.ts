@@ -8,8 +8,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative, resolve, sep } from "node:path";
-import { openCollection } from "../collection.js";
-import type { CollectionSettings } from "../collection-settings.js";
+import { openCollection } from "../collection/index.js";
+import type { CollectionSettings } from "../collection/settings.js";
 import type { ChatConfig } from "../answer/chat-config.js";
 import type { GroundingVerdict } from "../answer/grounding.js";
 import { goldenContent } from "./harness.js";

@@ -6,8 +6,8 @@
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative, resolve, sep } from "node:path";
-import { openCollection, type Collection, type SearchOptions } from "../collection.js";
-import type { CollectionSettings } from "../collection-settings.js";
+import { openCollection, type Collection, type SearchOptions } from "../collection/index.js";
+import type { CollectionSettings } from "../collection/settings.js";
 import { readContainedFile } from "../source/contained-read.js";
 import { fsErrorToGroundkit } from "../core/containment.js";
 import { GroundkitError } from "../core/errors.js";

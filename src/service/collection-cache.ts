@@ -11,8 +11,8 @@
  */
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { Collection, collectionFile, listCollections, openCollection, removeIfUnused, storeKindOf, storeProbe, type StoreProbe } from "../collection.js";
-import type { CollectionSettings } from "../collection-settings.js";
+import { Collection, collectionFile, listCollections, openCollection, removeIfUnused, storeKindOf, storeProbe, type StoreProbe } from "../collection/index.js";
+import type { CollectionSettings } from "../collection/settings.js";
 import { checkCollectionName } from "../core/collection-name.js";
 import { GroundkitError } from "../core/errors.js";
 

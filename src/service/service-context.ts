@@ -5,7 +5,7 @@
 import { resolve } from "node:path";
 import { DEFAULTS } from "../core/config.js";
 import { checkCollectionName } from "../core/collection-name.js";
-import type { CollectionSettings } from "../collection-settings.js";
+import type { CollectionSettings } from "../collection/settings.js";
 import { CollectionCache } from "./collection-cache.js";
 
 export interface ServiceContext {

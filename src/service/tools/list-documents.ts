@@ -1,6 +1,6 @@
 /** `list_documents` / `GET /v1/collections/{c}/documents`: a collection's documents, a page at a time. */
 import { z } from "zod";
-import { DOCUMENT_PAGE } from "../../collection.js";
+import { DOCUMENT_PAGE } from "../../collection/index.js";
 import { SOURCE_CLASSES } from "../../core/contracts.js";
 import { defineTool } from "../tool-definition.js";
 import { CollectionArg } from "./schemas.js";

@@ -1,6 +1,6 @@
 /** `search` / `POST /v1/search`: ranked passages, each with its citation. */
 import { z } from "zod";
-import type { SearchOptions } from "../../collection.js";
+import type { SearchOptions } from "../../collection/index.js";
 import { GroundkitError } from "../../core/errors.js";
 import { MAX_QUERY_CHARS, MAX_TOP_K } from "../../retrieve/query.js";
 import { MAX_FILTERS } from "../../retrieve/filters.js";
@@ -8,7 +8,7 @@ import { DEFAULT_PASSAGE_CHARS } from "../../retrieve/passage.js";
 import { SEARCH_MODES, type SearchMode } from "../../retrieve/search-pipeline.js";
 import type { SearchHit } from "../../core/contracts.js";
 import type { NoResults } from "../../retrieve/no-results.js";
-import { searchAcross } from "../../search-across.js";
+import { searchAcross } from "../../collection/search-across.js";
 import { defineTool } from "../tool-definition.js";
 import { compactHits, DEFAULT_COMPACT_CHARS } from "./compact-hits.js";
 import { MAX_CONTEXT_CHARS } from "./fetch-chunk.js";

@@ -1,6 +1,6 @@
 /** COLLECTION_NOT_FOUND with a "did you mean" naming the nearest existing collection. */
-import { GroundkitError } from "./core/errors.js";
-import { nearestName } from "./core/nearest-name.js";
+import { GroundkitError } from "../core/errors.js";
+import { nearestName } from "../core/nearest-name.js";
 
 /**
  * The error for a collection `name` that does not exist. `existing` lists the

@@ -11,12 +11,13 @@
  *   const hits = await searchAcross([docs, notes], "rotate the signing key", { topK: 10 });
  *   hits[0].collection // "notes"
  */
-import type { Collection, SearchOptions } from "./collection.js";
-import type { SearchHit } from "./core/contracts.js";
-import { GroundkitError } from "./core/errors.js";
-import { isUnknownFilterKey } from "./retrieve/filters.js";
-import { DEFAULT_RRF_K } from "./retrieve/fusion.js";
-import { checkTopK } from "./retrieve/query.js";
+import type { Collection } from "./collection.js";
+import type { SearchOptions } from "./types.js";
+import type { SearchHit } from "../core/contracts.js";
+import { GroundkitError } from "../core/errors.js";
+import { isUnknownFilterKey } from "../retrieve/filters.js";
+import { DEFAULT_RRF_K } from "../retrieve/fusion.js";
+import { checkTopK } from "../retrieve/query.js";
 
 /** A hit of a search across collections, labelled with where it came from. */
 export interface CollectionHit extends SearchHit {

@@ -2,7 +2,7 @@
  * `grk doctor` as a library call: is a collection healthy, and if not, what
  * to do. The file is inspected first on a read-only connection of its own
  * (SQLite's integrity_check, the groundkit stamp, the schema version), then
- * opened read-only for the row checks (collection-health.ts). With `repair`,
+ * opened read-only for the row checks (health.ts). With `repair`,
  * the safe repairs run under the writer lock, and everything is checked again.
  *
  * @example
@@ -10,17 +10,18 @@
  *   if (!report.healthy) for (const c of report.checks) for (const p of c.problems) console.log(p.message, p.action);
  */
 import { join, resolve } from "node:path";
-import { checkCollectionName } from "./core/collection-name.js";
-import { DEFAULTS } from "./core/config.js";
-import { toGroundkitError } from "./core/errors.js";
-import { listCollections, openCollection, type LockWaitOptions, type OpenCollectionOptions } from "./collection.js";
-import { collectionNotFound } from "./collection-not-found.js";
-import type { DoctorCheck, RepairAction, SampleOutcome } from "./collection-health.js";
-import { inspectCollectionFile, type FileInspection } from "./store/sqlite/file-health.js";
-import { APPLICATION_ID, SCHEMA_VERSION } from "./store/sqlite/schema.js";
+import { checkCollectionName } from "../core/collection-name.js";
+import { DEFAULTS } from "../core/config.js";
+import { toGroundkitError } from "../core/errors.js";
+import { listCollections, openCollection } from "./open.js";
+import type { LockWaitOptions, OpenCollectionOptions } from "./types.js";
+import { collectionNotFound } from "./not-found.js";
+import type { DoctorCheck, RepairAction, SampleOutcome } from "./health.js";
+import { inspectCollectionFile, type FileInspection } from "../store/sqlite/file-health.js";
+import { APPLICATION_ID, SCHEMA_VERSION } from "../store/sqlite/schema.js";
 import { existsSync } from "node:fs";
 
-export type { DoctorCheck, DoctorProblem, RepairAction, SampleOutcome } from "./collection-health.js";
+export type { DoctorCheck, DoctorProblem, RepairAction, SampleOutcome } from "./health.js";
 
 /** What `grk doctor --json` prints per collection (stable shape). */
 export interface DoctorReport {

@@ -3,15 +3,15 @@
  * collection records (meta key `history`), a document's versions, and the
  * text of one of them (docs/decisions/0031-document-history.md).
  */
-import { documentIdFor } from "./core/ids.js";
-import { GroundkitError } from "./core/errors.js";
 import { isAbsolute } from "node:path";
-import { hasUrlScheme } from "./net/url-shape.js";
-import { assembleVersion, DEFAULT_HISTORY_RETENTION, type HistoryRetention } from "./store/history.js";
-import type { Store, StoredDocument } from "./store/store.js";
-import type { Citation } from "./core/contracts.js";
+import type { Citation } from "../core/contracts.js";
+import { GroundkitError } from "../core/errors.js";
+import { documentIdFor } from "../core/ids.js";
+import { hasUrlScheme } from "../net/url-shape.js";
+import { assembleVersion, DEFAULT_HISTORY_RETENTION, type HistoryRetention } from "../store/history.js";
+import type { Store, StoredDocument } from "../store/store.js";
 
-export { DEFAULT_HISTORY_RETENTION, type HistoryRetention } from "./store/history.js";
+export { DEFAULT_HISTORY_RETENTION, type HistoryRetention } from "../store/history.js";
 
 /** The meta key holding a collection's retention (JSON). */
 const META_KEY = "history";
@@ -27,11 +27,19 @@ export async function recordedRetention(store: Store): Promise<HistoryRetention>
   }
 }
 
-/** Record a retention (when it differs from the recorded one); turning history off drops what was kept. */
-export async function recordRetention(store: Store, recorded: HistoryRetention, next: HistoryRetention): Promise<void> {
-  if (JSON.stringify(recorded) === JSON.stringify(next)) return;
-  await store.setMeta(META_KEY, JSON.stringify(next));
-  if (recorded.enabled && !next.enabled) await store.pruneHistory(next, new Date());
+/**
+ * At the start of an ingest (under the writer lock): record a changed retention (turning history off drops what
+ * was kept), and record history in this ingest's writes when it is on. Returns the retention in force.
+ */
+export async function applyRetention(store: Store, change: Partial<HistoryRetention> | undefined): Promise<HistoryRetention> {
+  const recorded = await recordedRetention(store);
+  const next = { ...recorded, ...change };
+  if (JSON.stringify(recorded) !== JSON.stringify(next)) {
+    await store.setMeta(META_KEY, JSON.stringify(next));
+    if (recorded.enabled && !next.enabled) await store.pruneHistory(next, new Date());
+  }
+  await store.setHistoryRecording(next.enabled);
+  return next;
 }
 
 const SIZE = /^([0-9]+(?:\.[0-9]+)?)\s*(B|KB|MB|GB|KiB|MiB|GiB)?$/i;

@@ -2,11 +2,11 @@
  * Turning a config file's retrieval sections into collection options, shared by
  * the CLI and the servers so every surface behaves the same.
  */
-import type { OpenCollectionOptions } from "./collection.js";
-import type { ConfigFile } from "./core/config.js";
-import { parseEmbeddingConfig } from "./embed/registry.js";
-import { parseRerankerConfig } from "./retrieve/rerank/registry.js";
-import { parseChatConfig } from "./answer/chat-config.js";
+import type { OpenCollectionOptions } from "./types.js";
+import type { ConfigFile } from "../core/config.js";
+import { parseEmbeddingConfig } from "../embed/registry.js";
+import { parseRerankerConfig } from "../retrieve/rerank/registry.js";
+import { parseChatConfig } from "../answer/chat-config.js";
 
 /** Options that tune retrieval, as opposed to naming the collection. */
 export type CollectionSettings = Pick<OpenCollectionOptions, "embedding" | "reranker" | "retrieval" | "chunking" | "extraction" | "chat" | "store">;

@@ -5,17 +5,17 @@
  * derived structures, sweep rows and files that belong to nothing, backfill
  * vectors with the recorded model, and mark damaged documents for re-ingest.
  */
-import type { Verification } from "./core/contracts.js";
-import { toGroundkitError } from "./core/errors.js";
-import { bindProvider, recordedIdentity } from "./embed/binding.js";
-import type { EmbeddingProvider } from "./embed/provider.js";
-import { describeIdentity } from "./embed/provider.js";
-import type { EmbeddingConfig } from "./embed/registry.js";
-import { getExtractorRegistry } from "./extract/registry.js";
-import { redactUrl } from "./net/url-shape.js";
-import { sha256 } from "./core/text.js";
-import type { SnapshotStore } from "./store/snapshots.js";
-import { DERIVED_INDEXES } from "./store/sqlite/derived-indexes.js";
+import type { Verification } from "../core/contracts.js";
+import { toGroundkitError } from "../core/errors.js";
+import { bindProvider, recordedIdentity } from "../embed/binding.js";
+import type { EmbeddingProvider } from "../embed/provider.js";
+import { describeIdentity } from "../embed/provider.js";
+import type { EmbeddingConfig } from "../embed/registry.js";
+import { getExtractorRegistry } from "../extract/registry.js";
+import { redactUrl } from "../net/url-shape.js";
+import { sha256 } from "../core/text.js";
+import type { SnapshotStore } from "../store/snapshots.js";
+import { DERIVED_INDEXES } from "../store/sqlite/derived-indexes.js";
 import {
   countOrphanChunks,
   deleteOrphanChunks,
@@ -26,9 +26,9 @@ import {
   snapshotDocuments,
   sweepOrphanVectors,
   vectorCoverage,
-} from "./store/sqlite/row-health.js";
-import type { SqliteStore } from "./store/sqlite/sqlite-store.js";
-import type { VectorIndexStatus } from "./store/store.js";
+} from "../store/sqlite/row-health.js";
+import type { SqliteStore } from "../store/sqlite/sqlite-store.js";
+import type { VectorIndexStatus } from "../store/store.js";
 
 /** One thing wrong, and what to do about it. */
 export interface DoctorProblem {
@@ -63,7 +63,7 @@ export interface RepairAction {
   did: string;
 }
 
-/** What the checks need of a collection (collection.ts hands them over). */
+/** What the checks need of a collection (status.ts hands them over). */
 export interface HealthParts {
   name: string;
   store: SqliteStore;

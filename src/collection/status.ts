@@ -1,0 +1,62 @@
+/** What a collection reports about itself: its status, and `grk doctor`'s health checks and repairs. */
+import { GroundkitError } from "../core/errors.js";
+import { recordedIdentity } from "../embed/binding.js";
+import { parseRecordedChunking } from "../ingest/chunking-settings.js";
+import { recordedRoots } from "../ingest/roots.js";
+import { SqliteStore } from "../store/sqlite/sqlite-store.js";
+import { getChunk } from "./chunks.js";
+import type { CollectionCore } from "./core.js";
+// The health checks load on first use: `grk search` never pays for them (issue 29).
+import type { DoctorCheck, HealthParts, RepairAction, SampleOutcome } from "./health.js";
+import { baseDirs } from "./sources.js";
+import type { CollectionStatus, LockWaitOptions } from "./types.js";
+import { backfillVectors } from "./vectors.js";
+
+/** Counts, schema version, embedding identity, last ingest. */
+export async function status(core: CollectionCore): Promise<CollectionStatus> {
+  const chunker = await core.store.getMeta("chunker");
+  return {
+    collection: core.name,
+    path: core.path,
+    ...(await core.store.stats()),
+    vectors: await core.store.countVectors(),
+    vector_index: await core.store.vectorIndexStatus(),
+    embedding: (await recordedIdentity(core.store)) ?? null,
+    base_dirs: await baseDirs(core),
+    roots: await recordedRoots(core.store),
+    chunker: parseRecordedChunking(chunker),
+  };
+}
+
+/**
+ * `grk doctor`'s checks of this collection's rows, derived structures,
+ * vectors, embedding and extractor identities, snapshots, and a
+ * re-verification of up to `sample` random citations per source class.
+ * Reads only (open the collection `readonly` to be sure of it).
+ */
+export async function checkHealth(core: CollectionCore, opts: { sample: number }): Promise<{ checks: DoctorCheck[]; sample: Record<string, SampleOutcome> }> {
+  const { runHealthChecks } = await import("./health.js");
+  return runHealthChecks(await healthParts(core), opts);
+}
+
+/** The repairs that lose nothing (health.ts), holding the writer lock; says what it did. */
+export function repair(core: CollectionCore, lock: LockWaitOptions): Promise<RepairAction[]> {
+  return core.writing("repair", lock, async () => {
+    const { repairCollection } = await import("./health.js");
+    return repairCollection(await healthParts(core), (provider) => backfillVectors(core, provider));
+  });
+}
+
+async function healthParts(core: CollectionCore): Promise<HealthParts> {
+  if (!(core.store instanceof SqliteStore)) {
+    throw new GroundkitError("STORE_UNSUPPORTED", `grk doctor checks SQLite collections; '${core.name}' is in PostgreSQL.`);
+  }
+  return {
+    name: core.name,
+    store: core.store,
+    snapshots: core.snapshots,
+    embedding: core.options.embedding,
+    baseDirs: await baseDirs(core),
+    verifyChunk: async (chunkId) => (await getChunk(core, chunkId, {})).verification,
+  };
+}
