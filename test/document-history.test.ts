@@ -164,6 +164,33 @@ for (const kind of ["sqlite", "postgres"] as const) {
       }
     });
 
+    it("migrates a collection made before history (SQLite schema 3, PostgreSQL 2) and keeps history from then on", async () => {
+      const f = await fixture(kind);
+      const beta = await citationOf(f.col, "beta text before the edit");
+      await f.col.close();
+      // What an earlier groundkit wrote: the same tables without the history ones, at the earlier version.
+      const drop = ["DROP TABLE history_spans", "DROP TABLE history_blocks", "DROP TABLE history_versions"];
+      if (kind === "sqlite") {
+        const db = new Database(join(f.opts.indexDir!, `${f.name}.sqlite3`));
+        for (const sql of drop) db.exec(sql);
+        db.pragma("user_version = 3");
+        db.close();
+      } else {
+        const store = await PostgresStore.open(pgStore, f.name, { create: false });
+        for (const sql of drop) await store.pool.query(sql);
+        await store.pool.query("UPDATE meta SET value = '2' WHERE key = 'schema_version'");
+        await store.close();
+      }
+      const col = await openCollection(f.opts);
+      try {
+        writeFileSync(f.file, V2);
+        await col.ingest([f.docs], { chunkSize: 200, chunkOverlap: 0 });
+        expect((await col.verify(beta.citation)).as_cited).toMatchObject({ text: beta.text, version: 1 });
+      } finally {
+        await col.close();
+      }
+    });
+
     it("reports a dangling span and a block whose text does not hash to its key", async () => {
       const f = await fixture(kind);
       writeFileSync(f.file, V2);
