@@ -148,11 +148,12 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       CREATE INDEX history_spans_by_hash ON history_spans(hash);
       CREATE INDEX history_spans_by_chunk ON history_spans(chunk_id);
 
+      -- A rowid table: WITHOUT ROWID packs rows of kilobytes of text badly (SQLite's own advice).
       CREATE TABLE history_blocks (
-        hash  TEXT PRIMARY KEY,
+        hash  TEXT NOT NULL UNIQUE,
         text  TEXT NOT NULL,
         bytes INTEGER NOT NULL
-      ) STRICT, WITHOUT ROWID;
+      ) STRICT;
     `,
   },
 ];
