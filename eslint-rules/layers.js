@@ -32,6 +32,17 @@ export const ALLOWED = {
 
 const SRC = resolve(import.meta.dirname, "../src");
 
+/** Folders private to their layer: only files of that layer import them (nothing above store/ names a backend). */
+export const PRIVATE = [
+  { layer: "store", dir: resolve(SRC, "store/sqlite") },
+  { layer: "store", dir: resolve(SRC, "store/postgres") },
+];
+
+/** The private folder a path lies in, if any. */
+function privateFolderOf(path) {
+  return PRIVATE.find((p) => path === p.dir || path.startsWith(p.dir + sep));
+}
+
 /** The layer of a file under src/, or undefined outside it. */
 export function layerOf(file) {
   const rel = relative(SRC, file);
@@ -48,6 +59,7 @@ export const layersRule = {
     messages: {
       upward: "{{from}}/ may not import from {{to}}/ (allowed: {{allowed}}); see docs/architecture.md for where this belongs.",
       unknown: "{{from}} is not a known layer: add it to eslint-rules/layers.js and docs/architecture.md.",
+      private: "{{from}}/ may not import from {{dir}}/, which is private to {{layer}}/: ask {{layer}}/'s own interface (e.g. store/backends.ts) instead.",
     },
   },
   create(context) {
@@ -56,7 +68,13 @@ export const layersRule = {
     if (from === undefined) return {};
     const check = (node, spec) => {
       if (typeof spec !== "string" || !spec.startsWith(".")) return;
-      const to = layerOf(resolve(dirname(file), spec));
+      const target = resolve(dirname(file), spec);
+      const to = layerOf(target);
+      const hidden = privateFolderOf(target);
+      if (hidden && from !== hidden.layer) {
+        context.report({ node, messageId: "private", data: { from, dir: relative(SRC, hidden.dir), layer: hidden.layer } });
+        return;
+      }
       if (to === undefined || to === from) return;
       const allowed = ALLOWED[from];
       if (allowed === undefined) context.report({ node, messageId: "unknown", data: { from } });

@@ -7,6 +7,7 @@
  * search is exhaustive and any difference is an inconsistency, not recall.
  */
 import { SqliteEngine } from "../src/store/sqlite/sqlite-engine.js";
+import { chunkOfKeySql } from "../src/store/vector-keys.js";
 import { mixSeed, Rng } from "./rng.js";
 
 /** Stored vectors used as queries per check. */
@@ -29,7 +30,8 @@ export function annViolations(dbPath: string, round: number, afterRecovery: bool
     if (afterRecovery && status.state !== "current") out.push(`ANN index ${status.state} after a completed ingest`);
     if (afterRecovery && status.rerank_vectors !== true) out.push("ANN index without its re-rank vectors file after a completed ingest");
     const rows = exact.db
-      .prepare("SELECT v.rowid AS rowid, v.embedding AS embedding, c.chunk_id AS chunk_id FROM chunk_vectors v JOIN chunks c ON c.id = v.rowid")
+      // Every window's vector is a query that must find its own chunk.
+      .prepare(`SELECT v.rowid AS rowid, v.embedding AS embedding, c.chunk_id AS chunk_id FROM chunk_vectors v JOIN chunks c ON c.id = ${chunkOfKeySql("v.rowid")}`)
       .all() as Array<{ rowid: number; embedding: Buffer; chunk_id: string }>;
     const rng = new Rng(mixSeed(round, 0xa11));
     const queries: Array<{ vector: Float32Array; own?: string }> = [];

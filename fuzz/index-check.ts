@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { load as loadSqliteVec } from "sqlite-vec";
+import { chunkOfKeySql } from "../src/store/vector-keys.js";
 import { sha256Hex } from "./oracle.js";
 
 /** One document as stored. */
@@ -95,7 +96,8 @@ export function inspectIndex(dbPath: string, snapshotDir: string): IndexInspecti
     const hasVectors = tableExists(db, "chunk_vectors");
     if (hasVectors && vecLoaded) {
       structures.push("vec0");
-      vectorsWithoutChunk = scalar("SELECT count(*) FROM chunk_vectors WHERE rowid NOT IN (SELECT id FROM chunks)");
+      // A window after a chunk's first has a key of its own (src/store/vector-keys.ts): it counts as its chunk's.
+      vectorsWithoutChunk = scalar(`SELECT count(*) FROM chunk_vectors_rowids WHERE ${chunkOfKeySql("rowid")} NOT IN (SELECT id FROM chunks)`);
     } else if (hasVectors) {
       structures.push("vec0 (unreadable: sqlite-vec did not load)");
     }

@@ -1,5 +1,5 @@
 /**
- * `npm run torture -- [--kills N] [--seed S] [--json] [--out FILE] [--dense] [--store sqlite|postgres]`
+ * `npm run torture -- [--kills N] [--seed S] [--json] [--out FILE] [--dense] [--windows] [--store sqlite|postgres]`
  *
  * Crash torture: the real CLI (`node dist/cli/main.js ingest …`) ingests a
  * corpus of every source class (files, and URL pages from a local
@@ -7,7 +7,7 @@
  * versions, and is SIGKILLed at chosen moments: at a random time, while a
  * large document is being chunked, inside a store transaction (statements run,
  * not committed), while a snapshot is being written, between the row commit
- * and the snapshot rename, and (with --dense) while embedding and between the
+ * and the snapshot rename, and (with --dense; --windows embeds one vector per window of a long chunk) while embedding and between the
  * ANN index's data file and its header. After each kill
  * the collection is opened and checked: integrity_check ok, no chunk / lexical
  * row / vector / snapshot without its document, every document at its old or
@@ -19,7 +19,7 @@
  * saved index must be current.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
@@ -44,6 +44,8 @@ export interface TortureOptions {
   seed: number;
   /** Also embed (ingest --dense), adding kills while embedding. */
   dense?: boolean | undefined;
+  /** With `dense`: one vector per window of a long chunk (window policy "max") instead of one per chunk. */
+  windows?: boolean | undefined;
   corpus?: CorpusSize | undefined;
   tmp?: string | undefined;
   /** The store the collection lives in (default sqlite; postgres starts a throwaway cluster). */
@@ -253,6 +255,8 @@ export async function runTorture(opts: TortureOptions): Promise<TortureReport> {
     dense: opts.dense ?? false,
     store,
   };
+  // The CLI reads ./groundkit.config.json: every ingest of the run (reference and killed) embeds one vector per window.
+  if (env.dense && opts.windows) writeFileSync(join(work, "groundkit.config.json"), JSON.stringify({ embedding: { provider: "local", window: "max" } }));
   const modes = KILL_MODES.filter((m) => (m !== "embedding" && m !== "ann-save") || env.dense);
   // Dense: the HNSW index is used however small the corpus (and built by every ingest's sync), so kills hit it.
   if (env.dense) process.env.GROUNDKIT_ANN_MIN_VECTORS ??= "1";
@@ -502,12 +506,13 @@ interface Args {
   json: boolean;
   out?: string;
   dense: boolean;
+  windows: boolean;
   tmp?: string;
   store: StoreKind;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { kills: 20, seed: 1, json: false, dense: false, store: "sqlite" };
+  const args: Args = { kills: 20, seed: 1, json: false, dense: false, windows: false, store: "sqlite" };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = (): string => {
@@ -520,6 +525,7 @@ function parseArgs(argv: string[]): Args {
     else if (a === "--json") args.json = true;
     else if (a === "--out") args.out = value();
     else if (a === "--dense") args.dense = true;
+    else if (a === "--windows") args.windows = args.dense = true;
     else if (a === "--tmp") args.tmp = value();
     else if (a === "--store") args.store = parseStoreKind(value(), usage);
     else usage(`unknown argument ${a}`);
@@ -534,7 +540,7 @@ function positive(name: string, v: string, min = 1): number {
 }
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: torture [--kills N] [--seed S] [--json] [--out FILE] [--dense] [--tmp DIR] [--store sqlite|postgres]\n`);
+  process.stderr.write(`${message}\nusage: torture [--kills N] [--seed S] [--json] [--out FILE] [--dense] [--windows] [--tmp DIR] [--store sqlite|postgres]\n`);
   process.exit(2);
 }
 
@@ -573,6 +579,7 @@ async function main(): Promise<void> {
     kills: args.kills,
     seed: args.seed,
     dense: args.dense,
+    windows: args.windows,
     tmp: args.tmp,
     store: args.store,
     onRound: (r) => {

@@ -50,4 +50,4 @@ export { CitationSchema, type Citation, type MatchedPassage, type SearchHit, typ
 export type { NoResults } from "./retrieve/no-results.js";
 export { ERROR_CATALOGUE, GroundkitError, type ErrorCode } from "./core/errors.js";
 export type { IngestSummary, IngestFailure } from "./ingest/ingest.js";
-export { describeWait, type LockHolder } from "./store/sqlite/writer-lock.js";
+export { describeWait, type LockHolder } from "./store/writer-lock-holder.js";

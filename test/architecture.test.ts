@@ -69,4 +69,31 @@ describe("architecture", () => {
     const downward = await lint("retrieve/ok.ts", 'import { GroundkitError } from "../core/errors.js";\nexport const e = GroundkitError;\n');
     expect(downward.filter((m) => m.ruleId === "groundkit/layers")).toEqual([]);
   });
+
+  it("keeps store/sqlite/ and store/postgres/ private to store/ (lint)", async () => {
+    const eslint = new ESLint({ cwd: ROOT });
+    const lint = async (path: string, code: string) => (await eslint.lintText(code, { filePath: join(SRC, path) }))[0]!.messages;
+    const leak = await lint("collection/bad.ts", 'import { SqliteStore } from "../store/sqlite/sqlite-store.js";\nexport const s = SqliteStore;\n');
+    expect(leak.find((m) => m.ruleId === "groundkit/layers")?.message).toMatch(/private to store\//);
+    const typeLeak = await lint("cli/bad.ts", 'import type { PostgresStoreConfig } from "../store/postgres/connection-settings.js";\nexport type C = PostgresStoreConfig;\n');
+    expect(typeLeak.find((m) => m.ruleId === "groundkit/layers")?.message).toMatch(/private to store\//);
+    const inside = await lint("store/ok.ts", 'export const load = () => import("./sqlite/backend.js");\n');
+    expect(inside.filter((m) => m.ruleId === "groundkit/layers")).toEqual([]);
+    const registry = await lint("collection/ok.ts", 'import { backendOf } from "../store/backends.js";\nexport const b = backendOf;\n');
+    expect(registry.filter((m) => m.ruleId === "groundkit/layers")).toEqual([]);
+  });
+
+  it("names no store backend outside src/store/, and never blocks on Atomics.wait", () => {
+    const backendName = /\b(?:SqliteStore|PostgresStore|SqliteEngine)\b|["'](?:sqlite|postgres)["']/;
+    const leaks: string[] = [];
+    for (const file of sourceFiles(SRC)) {
+      const text = readFileSync(file, "utf8");
+      const rel = relative(SRC, file);
+      text.split("\n").forEach((line, i) => {
+        if (/\bAtomics\.wait\b/.test(line)) leaks.push(`${rel}:${i + 1}: Atomics.wait`);
+        if (!rel.startsWith(`store/`) && backendName.test(line)) leaks.push(`${rel}:${i + 1}: ${line.trim()}`);
+      });
+    }
+    expect(leaks).toEqual([]);
+  });
 });

@@ -164,7 +164,7 @@ for (const kind of ["sqlite", "postgres"] as const) {
       }
     });
 
-    it("migrates a collection made before history (SQLite schema 3, PostgreSQL 2) and keeps history from then on", async () => {
+    it("migrates a collection made before history (SQLite schema 3, PostgreSQL 3) and keeps history from then on", async () => {
       const f = await fixture(kind);
       const beta = await citationOf(f.col, "beta text before the edit");
       await f.col.close();
@@ -178,7 +178,7 @@ for (const kind of ["sqlite", "postgres"] as const) {
       } else {
         const store = await PostgresStore.open(pgStore, f.name, { create: false });
         for (const sql of drop) await store.pool.query(sql);
-        await store.pool.query("UPDATE meta SET value = '2' WHERE key = 'schema_version'");
+        await store.pool.query("UPDATE meta SET value = '3' WHERE key = 'schema_version'");
         await store.close();
       }
       const col = await openCollection(f.opts);

@@ -20,6 +20,7 @@ import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import type { ChunkFilter, NewChunk, ScoredChunk, Store, StoredDocument } from "../src/store/store.js";
 import { grk, tempDir } from "./support/cli.js";
 import { mulberry32 } from "./support/corpus.js";
+import { passageChunk } from "./support/passage-chunk.js";
 import { cosineSimilarity } from "./support/cosine.js";
 import { startPglite, type TestPglite } from "./support/pglite-server.js";
 
@@ -72,19 +73,7 @@ function chunksOf(i: number, version = 1): { chunks: NewChunk[]; vectors: Float3
   const chunks: NewChunk[] = [];
   const vectors: Float32Array[] = [];
   for (let j = 0; j < CHUNKS_PER_DOC; j++) {
-    chunks.push({
-      chunk_id: `c-${i}-${j}-v${version}`,
-      ordinal: j,
-      text: `document ${i} passage ${j} version ${version}`,
-      start_offset: j * 100,
-      end_offset: j * 100 + 40,
-      start_line: j + 1,
-      end_line: j + 1,
-      page_start: null,
-      page_end: null,
-      text_hash: `t${i}.${j}.${version}`,
-      heading_path: [],
-    });
+    chunks.push(passageChunk(i, j, version));
     vectors.push(vector(i * 1000 + j + version * 100_000));
   }
   return { chunks, vectors };

@@ -9,6 +9,7 @@
  *
  *   node evals/code/make-sets.mjs           # rebuild corpus/ and judgments.jsonl from node_modules
  *   node evals/code/make-sets.mjs --twins   # only derive the fixed-size twins from the shipped sets
+ *   node evals/code/make-sets.mjs --only eslint   # one set (with --twins too)
  *
  * The twins (not committed) are corpus-txt/, the same files named `.txt`, which
  * groundkit chunks as plain text (the fixed-size baseline), and judgments-txt.jsonl.
@@ -20,6 +21,8 @@ import { parserFor } from "../../dist/ingest/code/grammars.js";
 const SETS = [
   { name: "zod", root: "node_modules/zod", include: ["src/v4/core", "src/v4/classic"], license: "LICENSE", grammar: "typescript", exclude: /tests?\/|\.test\./ },
   { name: "undici", root: "node_modules/undici", include: ["lib/api", "lib/core", "lib/dispatcher", "lib/handler", "lib/interceptor", "lib/web/fetch", "lib/web/websocket", "lib/mock", "lib/cache", "lib/util"], license: "LICENSE", grammar: "javascript" },
+  // Held out for the hybrid-fusion choice (ADR 0034): CommonJS in another code base's style, no hand-written questions.
+  { name: "eslint", root: "node_modules/eslint", include: ["lib/linter", "lib/config", "lib/eslint", "lib/languages", "lib/services", "lib/shared", "lib/rule-tester", "lib/cli-engine", "lib/rules/utils"], license: "LICENSE", grammar: "javascript" },
 ];
 
 const DEFINITIONS = new Set(["function_declaration", "method_definition", "class_declaration", "generator_function_declaration", "lexical_declaration", "variable_declaration", "export_statement", "abstract_class_declaration", "interface_declaration", "type_alias_declaration", "public_field_definition", "expression_statement"]);
@@ -61,7 +64,9 @@ function writeTwins(out) {
   writeFileSync(join(out, "judgments-txt.jsonl"), judgments.map((j) => JSON.stringify({ ...j, gold: j.gold.map((g) => ({ ...g, doc: `${g.doc}.txt` })) })).join("\n") + "\n");
 }
 
+const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
 for (const set of SETS) {
+  if (only !== undefined && set.name !== only) continue;
   const out = join("evals/code", set.name);
   if (process.argv.includes("--twins")) {
     writeTwins(out);

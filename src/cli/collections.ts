@@ -3,6 +3,7 @@ import { Command } from "commander";
 import { DEFAULTS } from "../core/config.js";
 import { deleteCollection, listCollections, openCollection, type CollectionLocation } from "../collection/index.js";
 import { GroundkitError } from "../core/errors.js";
+import { STORE_KINDS, storeEnd, type StoreConfig } from "../store/store-config.js";
 import { confirmed } from "./confirm.js";
 import { action, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
 import { lockWait, withLockTimeoutOption, type LockTimeoutFlags } from "./lock-wait.js";
@@ -86,29 +87,30 @@ async function collectionSize(loc: CollectionLocation): Promise<{ documents: num
   }
 }
 
-/** `sqlite:NAME` or `postgres:NAME`. */
-function parseEnd(flag: string, spec: string | undefined): { kind: "sqlite" | "postgres"; name: string } {
-  const m = /^(sqlite|postgres):(.+)$/.exec(spec ?? "");
-  if (!m) throw new GroundkitError("USAGE", `${flag} must look like sqlite:NAME or postgres:NAME (got ${JSON.stringify(spec ?? "")}).`);
-  return { kind: m[1] as "sqlite" | "postgres", name: m[2]! };
+/** The shape of a copy end, for help and errors: `sqlite:NAME or postgres:NAME`. */
+const END_SHAPE = STORE_KINDS.map((k) => `${k}:NAME`).join(" or ");
+
+/** A copy end, `KIND:NAME`, as the store it names (store-config.ts) and the collection. */
+function parseEnd(flag: string, spec: string | undefined, configured: StoreConfig | undefined): { store: StoreConfig | undefined; name: string } {
+  const end = storeEnd(spec ?? "", configured);
+  if (!end) throw new GroundkitError("USAGE", `${flag} must look like ${END_SHAPE} (got ${JSON.stringify(spec ?? "")}).`);
+  return end;
 }
 
 function copyCommand(): Command {
   const copy = new Command("copy")
     .description("copy a collection between the SQLite and the PostgreSQL store, keeping its ids (stored citations keep verifying)")
-    .requiredOption("--from <store:name>", "the collection to copy: sqlite:NAME or postgres:NAME")
-    .requiredOption("--to <store:name>", "a new (or empty) collection: sqlite:NAME or postgres:NAME");
+    .requiredOption("--from <store:name>", `the collection to copy: ${END_SHAPE}`)
+    .requiredOption("--to <store:name>", `a new (or empty) collection: ${END_SHAPE}`);
   withLockTimeoutOption(withCommonOptions(copy)).action(
     action(async (flags: CommonFlags & LockTimeoutFlags & { from: string; to: string }) => {
       const loc = resolveLocation(flags);
-      const from = parseEnd("--from", flags.from);
-      const to = parseEnd("--to", flags.to);
-      // PostgreSQL as the config file's store section says, else its defaults (GROUNDKIT_PG_URL).
-      const postgres = loc.store?.kind === "postgres" ? loc.store : { kind: "postgres" as const };
-      const storeOf = (kind: "sqlite" | "postgres") => (kind === "postgres" ? postgres : undefined);
-      const source = await openCollection({ ...loc, collection: from.name, store: storeOf(from.kind) });
+      // Each end in its store as the config file's store section says, else that store's defaults (GROUNDKIT_PG_URL).
+      const from = parseEnd("--from", flags.from, loc.store);
+      const to = parseEnd("--to", flags.to, loc.store);
+      const source = await openCollection({ ...loc, collection: from.name, store: from.store });
       try {
-        const target = await openCollection({ ...loc, collection: to.name, store: storeOf(to.kind), create: true });
+        const target = await openCollection({ ...loc, collection: to.name, store: to.store, create: true });
         try {
           const done = await source.copyInto(target, {
             ...lockWait(flags, to.name),

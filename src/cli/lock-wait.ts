@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import type { LockWaitOptions } from "../collection/index.js";
 import { DEFAULTS } from "../core/config.js";
-import { describeWait } from "../store/sqlite/writer-lock.js";
+import { describeWait } from "../store/writer-lock-holder.js";
 import { intFlag } from "./common.js";
 
 export interface LockTimeoutFlags {

@@ -33,7 +33,7 @@ export async function copyCollection(
     for (let after = 0; ; ) {
       const page = await source.store.documentsAfter(after, COPY_PAGE);
       if (page.length === 0) break;
-      const writes: Array<{ doc: StoredDocument; chunks: NewChunk[]; vectors: Float32Array[] | undefined }> = [];
+      const writes: Array<{ doc: StoredDocument; chunks: NewChunk[]; vectors: Float32Array[][] | undefined }> = [];
       for (const ref of page) {
         const doc = await source.store.getDocument(ref.document_id);
         if (!doc) continue; // deleted since the page was read
@@ -49,7 +49,7 @@ export async function copyCollection(
       for (const w of writes) {
         done.documents++;
         done.chunks += w.chunks.length;
-        done.vectors += w.vectors?.length ?? 0;
+        done.vectors += w.vectors?.reduce((n, v) => n + v.length, 0) ?? 0;
       }
       after = page[page.length - 1]!.rowid;
       opts.onProgress?.(done.documents, total);

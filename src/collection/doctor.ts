@@ -9,16 +9,15 @@
  *   const report = await doctorCollection({ indexDir: ".groundkit", collection: "docs" }, { sample: 20 });
  *   if (!report.healthy) for (const c of report.checks) for (const p of c.problems) console.log(p.message, p.action);
  */
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { checkCollectionName } from "../core/collection-name.js";
 import { DEFAULTS } from "../core/config.js";
-import { toGroundkitError } from "../core/errors.js";
+import { GroundkitError, toGroundkitError } from "../core/errors.js";
 import { listCollections, openCollection } from "./open.js";
 import type { LockWaitOptions, OpenCollectionOptions } from "./types.js";
 import { collectionNotFound } from "./not-found.js";
 import type { DoctorCheck, RepairAction, SampleOutcome } from "./health.js";
-import { inspectCollectionFile, type FileInspection } from "../store/sqlite/file-health.js";
-import { APPLICATION_ID, SCHEMA_VERSION } from "../store/sqlite/schema.js";
+import { backendOf } from "../store/backends.js";
 import { existsSync } from "node:fs";
 
 export type { DoctorCheck, DoctorProblem, RepairAction, SampleOutcome } from "./health.js";
@@ -50,11 +49,16 @@ export const DEFAULT_DOCTOR_SAMPLE = 20;
 export async function doctorCollection(loc: OpenCollectionOptions, opts: DoctorOptions = {}): Promise<DoctorReport> {
   const indexDir = resolve(loc.indexDir ?? DEFAULTS.indexDir);
   const name = checkCollectionName(loc.collection ?? DEFAULTS.collection);
-  const path = join(indexDir, `${name}.sqlite3`);
+  const backend = await backendOf(loc.store);
+  const path = backend.fileOf({ indexDir, name, store: loc.store });
+  if (path === undefined || backend.checkFile === undefined) {
+    throw new GroundkitError("STORE_UNSUPPORTED", `grk doctor checks SQLite collections; '${name}' is in ${backend.kind}.`);
+  }
+  const checkFile = backend.checkFile;
   if (!existsSync(path)) throw await collectionNotFound(name, `Collection '${name}' does not exist in ${indexDir}.`, () => listCollections({ indexDir, store: loc.store }));
   const sample = opts.sample ?? DEFAULT_DOCTOR_SAMPLE;
   const repairs: RepairAction[] = [];
-  let file = fileChecks(inspectCollectionFile(path));
+  let file = await checkFile(path);
   if (opts.repair) {
     if (file.damaged) {
       repairs.push({ check: "integrity", did: "repaired nothing: the file is damaged, and rewriting a damaged file could lose more of it" });
@@ -62,12 +66,12 @@ export async function doctorCollection(loc: OpenCollectionOptions, opts: DoctorO
       // Opening it writable migrates an older schema; every repair runs under the writer lock.
       const writable = await openCollection({ ...loc, collection: name, indexDir, readonly: false });
       try {
-        if (file.olderSchema) repairs.push({ check: "schema", did: `migrated the schema from version ${file.olderSchema} to ${SCHEMA_VERSION}` });
+        if (file.olderSchema) repairs.push({ check: "schema", did: `migrated the schema from version ${file.olderSchema} to ${file.schemaVersion}` });
         repairs.push(...(await writable.repair(opts)));
       } finally {
         await writable.close();
       }
-      file = fileChecks(inspectCollectionFile(path));
+      file = await checkFile(path);
     } else {
       repairs.push({ check: "schema", did: "repaired nothing: this groundkit does not write a file it cannot read (see the schema check)" });
     }
@@ -99,69 +103,6 @@ export async function doctorCollection(loc: OpenCollectionOptions, opts: DoctorO
     sample: { size: sample, classes },
     repairs,
   };
-}
-
-/** The checks made on the file itself, and whether the row checks can run on it. */
-function fileChecks(f: FileInspection): { checks: DoctorCheck[]; usable: boolean; damaged: boolean; olderSchema: number | undefined } {
-  if (f.unreadable !== undefined) {
-    const check: DoctorCheck = {
-      name: "integrity",
-      status: "problem",
-      detail: "the file cannot be opened as SQLite",
-      problems: [
-        {
-          message: `the collection file cannot be opened: ${f.unreadable}`,
-          action: "Restore it from a backup, or delete the collection (`grk collections delete <name>`) and ingest again.",
-          repairable: false,
-        },
-      ],
-    };
-    return { checks: [check], usable: false, damaged: true, olderSchema: undefined };
-  }
-  const damaged = f.integrityErrors.length > 0;
-  const integrity: DoctorCheck = damaged
-    ? {
-        name: "integrity",
-        status: "problem",
-        detail: "SQLite integrity_check found damage",
-        problems: [
-          {
-            message: `SQLite integrity_check: ${f.integrityErrors.slice(0, 5).join("; ")}${f.integrityErrors.length > 5 ? "; …" : ""}`,
-            action:
-              "The file is damaged (a disk or copy error, or a write from outside SQLite). Restore it from a backup, " +
-              "or delete the collection (`grk collections delete <name>`) and ingest again.",
-            repairable: false,
-          },
-        ],
-      }
-    : { name: "integrity", status: "ok", detail: "SQLite integrity_check: ok", problems: [] };
-  const foreign = f.applicationId !== APPLICATION_ID;
-  const version = f.userVersion ?? 0;
-  const schema: DoctorCheck = foreign
-    ? problemCheck("schema", `application_id ${f.applicationId}`, {
-        message: `the file is not stamped as a groundkit index (application_id ${f.applicationId})`,
-        action: "Point --index-dir at a groundkit index directory; this file is left as it is.",
-        repairable: false,
-      })
-    : version > SCHEMA_VERSION
-      ? problemCheck("schema", `version ${version}`, {
-          message: `schema version ${version} is newer than this groundkit reads (${SCHEMA_VERSION})`,
-          action: "Upgrade groundkit.",
-          repairable: false,
-        })
-      : version < SCHEMA_VERSION
-        ? problemCheck("schema", `version ${version}`, {
-            message: `schema version ${version} is older than this groundkit's (${SCHEMA_VERSION}); the other checks need the current one`,
-            action: "Run `grk doctor --repair` (or any ingest) to migrate it.",
-            repairable: true,
-          })
-        : { name: "schema", status: "ok", detail: `version ${version} (current)`, problems: [] };
-  const usable = !foreign && version <= SCHEMA_VERSION;
-  return { checks: [integrity, schema], usable, damaged, olderSchema: usable && version < SCHEMA_VERSION ? version : undefined };
-}
-
-function problemCheck(name: string, detail: string, p: DoctorCheck["problems"][number]): DoctorCheck {
-  return { name, status: "problem", detail, problems: [p] };
 }
 
 /** A report for a collection whose check could not even start (it is named, with the reason). */

@@ -15,37 +15,10 @@ import { getExtractorRegistry } from "../extract/registry.js";
 import { redactUrl } from "../net/url-shape.js";
 import { sha256 } from "../core/text.js";
 import type { SnapshotStore } from "../store/snapshots.js";
-import { DERIVED_INDEXES } from "../store/sqlite/derived-indexes.js";
-import {
-  countOrphanChunks,
-  deleteOrphanChunks,
-  inconsistentDocuments,
-  markDocumentsStale,
-  recordedExtractors,
-  sampleChunkIds,
-  snapshotDocuments,
-  sweepOrphanVectors,
-  vectorCoverage,
-} from "../store/sqlite/row-health.js";
-import type { SqliteStore } from "../store/sqlite/sqlite-store.js";
-import type { VectorIndexStatus } from "../store/store.js";
+import type { DoctorCheck, DoctorProblem, StoreHealth } from "../store/store-health.js";
 
-/** One thing wrong, and what to do about it. */
-export interface DoctorProblem {
-  message: string;
-  /** What the user should do (a command where there is one). */
-  action: string;
-  /** `grk doctor --repair` fixes it. */
-  repairable: boolean;
-}
-
-/** The outcome of one check. */
-export interface DoctorCheck {
-  name: string;
-  status: "ok" | "problem" | "skipped";
-  detail: string;
-  problems: DoctorProblem[];
-}
+export type { DoctorCheck, DoctorProblem } from "../store/store-health.js";
+import type { Store, VectorIndexStatus } from "../store/store.js";
 
 /** Verdicts of the sampled citations of one source class. */
 export interface SampleOutcome {
@@ -66,7 +39,9 @@ export interface RepairAction {
 /** What the checks need of a collection (status.ts hands them over). */
 export interface HealthParts {
   name: string;
-  store: SqliteStore;
+  store: Store;
+  /** The store's row checks and repairs (store-health.ts). */
+  health: StoreHealth;
   snapshots: SnapshotStore;
   /** The embedding configuration a search would use (config file), if any. */
   embedding: EmbeddingConfig | undefined;
@@ -124,10 +99,9 @@ async function guarded(name: string, run: () => DoctorCheck | Promise<DoctorChec
   }
 }
 
-function chunksCheck(parts: HealthParts): DoctorCheck {
-  const db = parts.store.db;
+async function chunksCheck(parts: HealthParts): Promise<DoctorCheck> {
   const problems: DoctorProblem[] = [];
-  const orphans = countOrphanChunks(db);
+  const orphans = await parts.health.countOrphanChunks();
   if (orphans > 0) {
     problems.push({
       message: `${orphans} chunk(s) belong to no document`,
@@ -135,7 +109,7 @@ function chunksCheck(parts: HealthParts): DoctorCheck {
       repairable: true,
     });
   }
-  const bad = inconsistentDocuments(db);
+  const bad = await parts.health.inconsistentDocuments();
   if (bad.count > 0) {
     const first = bad.named[0]!;
     const marked = bad.named.every((d) => d.stale);
@@ -149,15 +123,15 @@ function chunksCheck(parts: HealthParts): DoctorCheck {
       repairable: !marked,
     });
   }
-  const docs = parts.store.engine.stats();
+  const docs = await parts.store.stats();
   return problem("chunks", `${docs.documents} document(s), ${docs.chunks} chunk(s) checked`, problems);
 }
 
 function derivedChecks(parts: HealthParts): Promise<DoctorCheck[]> {
   return Promise.all(
-    DERIVED_INDEXES.map((index) =>
-      guarded(index.name, () => {
-        const state = index.check(parts.store.db);
+    parts.health.derivedStructures().map((index) =>
+      guarded(index.name, async () => {
+        const state = await index.check();
         if (state.current) return ok(index.name, `${index.description}: ${state.detail}`);
         return problem(index.name, `${index.description}: not current`, [
           {
@@ -173,7 +147,7 @@ function derivedChecks(parts: HealthParts): Promise<DoctorCheck[]> {
 
 async function vectorsCheck(parts: HealthParts): Promise<DoctorCheck> {
   const identity = await recordedIdentity(parts.store);
-  const cov = vectorCoverage(parts.store.db);
+  const cov = await parts.health.vectorCoverage();
   if (cov.dimensions === undefined && !identity) return ok("vectors", "BM25-only collection (no vectors)");
   const problems: DoctorProblem[] = [];
   if (cov.missing > 0) {
@@ -197,12 +171,14 @@ async function vectorsCheck(parts: HealthParts): Promise<DoctorCheck> {
       repairable: false,
     });
   }
-  return problem("vectors", `${cov.vectors} vector(s)${cov.dimensions ? ` of ${cov.dimensions} dimensions` : ""}`, problems);
+  // Under window policy "max" a chunk has one vector per window, so the two counts differ.
+  const perWindow = cov.vectors !== cov.chunks_with_vectors ? ` for ${cov.chunks_with_vectors} chunk(s), one per window` : "";
+  return problem("vectors", `${cov.vectors} vector(s)${cov.dimensions ? ` of ${cov.dimensions} dimensions` : ""}${perWindow}`, problems);
 }
 
 /** The HNSW index derived from the vectors: saved, at the committed vectors' state, with its re-rank vectors file. */
-function vectorIndexCheck(parts: HealthParts): DoctorCheck {
-  const v = parts.store.engine.vectorIndexStatus();
+async function vectorIndexCheck(parts: HealthParts): Promise<DoctorCheck> {
+  const v = await parts.store.vectorIndexStatus();
   if (v.kind === "exact") return ok("vector-index", `exact search (${v.reason ?? "no graph"})`);
   const whyNot: Record<Exclude<VectorIndexStatus["state"], "current" | "none">, string> = {
     behind: `${v.pending_changes} committed vector change(s) are not in the saved HNSW index (a writer stopped before saving it); searches apply them in memory on every open`,
@@ -212,7 +188,7 @@ function vectorIndexCheck(parts: HealthParts): DoctorCheck {
   const problems: DoctorProblem[] = [];
   const action = "Run `grk doctor --repair` (or the next ingest) to save it.";
   if (v.state !== "current" && v.state !== "none") problems.push({ message: whyNot[v.state], action, repairable: true });
-  for (const damage of parts.store.engine.damagedVectorIndexFiles()) {
+  for (const damage of await parts.health.damagedVectorIndexFiles()) {
     problems.push({
       message: `the saved HNSW index is damaged: ${damage}; searches do not use what is damaged (the graph is rebuilt in memory, or candidates re-ranked from sqlite-vec)`,
       action: "Run `grk doctor --repair` to rebuild it from the committed vectors.",
@@ -254,7 +230,7 @@ function loadRecordedProvider(parts: HealthParts): Promise<EmbeddingProvider> {
 }
 
 async function extractorsCheck(parts: HealthParts): Promise<DoctorCheck> {
-  const recorded = recordedExtractors(parts.store.db);
+  const recorded = await parts.health.recordedExtractors();
   if (recorded.length === 0) return ok("extractors", "no extracted documents");
   const registry = await getExtractorRegistry();
   const active = registry.activeIdentities();
@@ -275,7 +251,7 @@ async function snapshotsCheck(parts: HealthParts): Promise<DoctorCheck> {
   const damaged: string[] = [];
   let total = 0;
   for (let after = 0; ; ) {
-    const page = snapshotDocuments(parts.store.db, after, SNAPSHOT_PAGE);
+    const page = await parts.health.snapshotDocuments(after, SNAPSHOT_PAGE);
     if (page.length === 0) break;
     after = page[page.length - 1]!.rowid;
     for (const doc of page) {
@@ -308,7 +284,7 @@ async function snapshotsCheck(parts: HealthParts): Promise<DoctorCheck> {
       repairable: false,
     });
   }
-  const strays = await parts.snapshots.strays(async (id) => parts.store.engine.getDocument(id)?.source_class === "snapshot");
+  const strays = await parts.snapshots.strays(async (id) => (await parts.store.getDocument(id))?.source_class === "snapshot");
   if (strays.length) {
     problems.push({
       message: `${strays.length} file(s) in ${parts.snapshots.dir} belong to no snapshot document`,
@@ -324,13 +300,13 @@ async function citationsCheck(parts: HealthParts, n: number): Promise<{ check: D
   const sample: Record<string, SampleOutcome> = {};
   const problems: DoctorProblem[] = [];
   for (const cls of SOURCE_CLASSES) {
-    const ids = n > 0 ? sampleChunkIds(parts.store.db, cls, n) : [];
+    const ids = n > 0 ? await parts.health.sampleChunkIds(cls, n) : [];
     if (ids.length === 0) continue;
     const outcome: SampleOutcome = { sampled: ids.length, verified: 0, drifted: 0, unresolvable: 0, drift_rate: 0 };
     const drifted: string[] = [];
     const unresolvable: Array<{ source: string; detail: string }> = [];
     for (const id of ids) {
-      const chunk = parts.store.engine.getChunk(id);
+      const chunk = await parts.store.getChunk(id);
       if (!chunk) continue; // replaced by a writer since it was sampled
       const v = await parts.verifyChunk(id);
       outcome[v.verdict]++;
@@ -424,27 +400,23 @@ export async function repairCollection(
   parts: HealthParts,
   backfill: (provider: EmbeddingProvider) => Promise<number>,
 ): Promise<RepairAction[]> {
-  const db = parts.store.db;
   const did: RepairAction[] = [];
-  const orphanChunks = db.transaction(() => deleteOrphanChunks(db)).immediate();
+  const orphanChunks = await parts.health.deleteOrphanChunks();
   if (orphanChunks > 0) did.push({ check: "chunks", did: `deleted ${orphanChunks} chunk(s) that belonged to no document` });
-  const bad = inconsistentDocuments(db, Number.POSITIVE_INFINITY);
+  const bad = await parts.health.inconsistentDocuments(Number.POSITIVE_INFINITY);
   if (bad.count > 0) {
-    const marked = markDocumentsStale(
-      db,
-      bad.named.map((d) => d.document_id),
-    );
+    const marked = await parts.health.markDocumentsStale(bad.named.map((d) => d.document_id));
     did.push({
       check: "chunks",
       did: `marked ${marked} document(s) with inconsistent chunks for re-indexing: run \`${reingestCommand(parts)}\``,
     });
   }
-  for (const index of DERIVED_INDEXES) {
-    if (!index.check(db).current) did.push({ check: index.name, did: index.rebuild(db) });
+  for (const index of parts.health.derivedStructures()) {
+    if (!(await index.check()).current) did.push({ check: index.name, did: await index.rebuild() });
   }
-  const orphanVectors = sweepOrphanVectors(db);
+  const orphanVectors = await parts.health.sweepOrphanVectors();
   if (orphanVectors > 0) did.push({ check: "vectors", did: `deleted ${orphanVectors} vector(s) that belonged to no chunk` });
-  if ((await recordedIdentity(parts.store)) && vectorCoverage(db).missing > 0) {
+  if ((await recordedIdentity(parts.store)) && (await parts.health.vectorCoverage()).missing > 0) {
     try {
       const written = await backfill(await loadRecordedProvider(parts));
       did.push({ check: "vectors", did: `embedded ${written} chunk(s) that had no vector` });
@@ -452,15 +424,15 @@ export async function repairCollection(
       did.push({ check: "vectors", did: `did not embed the chunks without a vector: ${toGroundkitError(err).message}` });
     }
   }
-  const index = parts.store.engine.vectorIndexStatus();
-  if (index.kind === "hnsw" && parts.store.engine.damagedVectorIndexFiles().length > 0) {
-    const after = parts.store.engine.rebuildVectorIndex();
+  const index = await parts.store.vectorIndexStatus();
+  if (index.kind === "hnsw" && (await parts.health.damagedVectorIndexFiles()).length > 0) {
+    const after = await parts.health.rebuildVectorIndex();
     did.push({ check: "vector-index", did: `rebuilt the damaged HNSW index (${after.indexed_vectors} vectors, ${after.state})` });
   } else if (index.kind === "hnsw" && (index.state !== "current" || index.rerank_vectors === false)) {
-    const after = parts.store.engine.syncVectorIndex();
+    const after = await parts.store.syncVectorIndex();
     did.push({ check: "vector-index", did: `saved the HNSW index (${after.indexed_vectors} vectors, ${after.state})` });
   }
-  const strays = await parts.snapshots.sweep(async (id) => parts.store.engine.getDocument(id)?.source_class === "snapshot");
+  const strays = await parts.snapshots.sweep(async (id) => (await parts.store.getDocument(id))?.source_class === "snapshot");
   if (strays > 0) did.push({ check: "snapshots", did: `removed ${strays} file(s) that belonged to no snapshot document` });
   return did;
 }

@@ -1,6 +1,7 @@
 /** Ingesting into a collection and updating it from its recorded roots, under its writer lock. */
 import { resolve } from "node:path";
 import { DEFAULTS } from "../core/config.js";
+import { embedChunks } from "../embed/chunk-vectors.js";
 import { decideChunking, parseRecordedChunking, recordChunking } from "../ingest/chunking-settings.js";
 // The ingest modules load on first use: `grk search` never pays for them (issue 29).
 import type { IngestOptions, IngestSummary } from "../ingest/ingest.js";
@@ -83,7 +84,7 @@ async function ingestLocked(
   let embedded = 0;
   const embed = provider
     ? async (texts: string[]) => {
-        const vectors = await provider.embedDocuments(texts, (done) => opts.onChunksEmbedded?.(embedded + done));
+        const vectors = await embedChunks(provider, texts, (done) => opts.onChunksEmbedded?.(embedded + done));
         embedded += texts.length;
         opts.onChunksEmbedded?.(embedded);
         return vectors;

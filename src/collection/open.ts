@@ -2,7 +2,8 @@
 import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { checkCollectionName } from "../core/collection-name.js";
-import { DEFAULTS, type StoreConfig } from "../core/config.js";
+import { DEFAULTS } from "../core/config.js";
+import type { StoreConfig } from "../store/store-config.js";
 import { GroundkitError } from "../core/errors.js";
 import { resolveExtractionLimits } from "../extract/limits.js";
 import { backendOf, storeKindOf, type StoreProbe } from "../store/backends.js";

@@ -7,6 +7,7 @@ import type { ConfigFile } from "../core/config.js";
 import { parseEmbeddingConfig } from "../embed/registry.js";
 import { parseRerankerConfig } from "../retrieve/rerank/registry.js";
 import { parseChatConfig } from "../answer/chat-config.js";
+import { parseStoreConfig } from "../store/store-config.js";
 
 /** Options that tune retrieval, as opposed to naming the collection. */
 export type CollectionSettings = Pick<OpenCollectionOptions, "embedding" | "reranker" | "retrieval" | "chunking" | "extraction" | "chat" | "store">;
@@ -16,7 +17,7 @@ export function collectionSettings(config: ConfigFile): CollectionSettings {
   const r = config.retrieval;
   const x = config.extraction;
   return {
-    store: config.store,
+    store: config.store === undefined ? undefined : parseStoreConfig(config.store),
     embedding: config.embedding === undefined ? undefined : parseEmbeddingConfig(config.embedding),
     reranker: config.rerank === undefined ? undefined : parseRerankerConfig(config.rerank),
     chat: config.chat === undefined ? undefined : parseChatConfig(config.chat),
@@ -28,6 +29,7 @@ export function collectionSettings(config: ConfigFile): CollectionSettings {
           fusion: r.fusion,
           rankBonus: r.rrf_rank_bonus,
           convexDenseWeight: r.convex_dense_weight,
+          codeDenseWeight: r.code_dense_weight,
           hybridPool: r.hybrid_pool,
           rerankDepth: r.rerank_depth,
         }

@@ -3,7 +3,6 @@ import { GroundkitError } from "../core/errors.js";
 import { recordedIdentity } from "../embed/binding.js";
 import { parseRecordedChunking } from "../ingest/chunking-settings.js";
 import { recordedRoots } from "../ingest/roots.js";
-import { SqliteStore } from "../store/sqlite/sqlite-store.js";
 import { getChunk } from "./chunks.js";
 import type { CollectionCore } from "./core.js";
 // The health checks load on first use: `grk search` never pays for them (issue 29).
@@ -48,12 +47,14 @@ export function repair(core: CollectionCore, lock: LockWaitOptions): Promise<Rep
 }
 
 async function healthParts(core: CollectionCore): Promise<HealthParts> {
-  if (!(core.store instanceof SqliteStore)) {
+  const health = core.store.health();
+  if (health === undefined) {
     throw new GroundkitError("STORE_UNSUPPORTED", `grk doctor checks SQLite collections; '${core.name}' is in PostgreSQL.`);
   }
   return {
     name: core.name,
     store: core.store,
+    health,
     snapshots: core.snapshots,
     embedding: core.options.embedding,
     baseDirs: await baseDirs(core),

@@ -1,5 +1,5 @@
 /** The options and results of the collection API: what a caller passes to and gets back from a `Collection`. */
-import type { StoreConfig } from "../core/config.js";
+import type { StoreConfig } from "../store/store-config.js";
 import type { Citation, SearchHit, Verification } from "../core/contracts.js";
 import type { ChunkSettings } from "../ingest/build-chunks.js";
 import type { RecordedChunking } from "../ingest/chunking-settings.js";

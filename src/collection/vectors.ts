@@ -1,10 +1,12 @@
 /** A collection's vectors: binding its embedding provider, backfilling chunks without vectors, re-embedding. */
 import { GroundkitError } from "../core/errors.js";
 import { bindProvider, identityMeta, recordedIdentity } from "../embed/binding.js";
+import { embedChunks, vectorCount } from "../embed/chunk-vectors.js";
 import type { EmbeddingProvider } from "../embed/provider.js";
 import type { EmbeddingConfig } from "../embed/registry.js";
 import { INGEST_SPANS } from "../ingest/ingest-tracing.js";
 import { withSpan } from "../obs/tracing.js";
+import type { ChunkVectors } from "../store/vectors.js";
 import type { CollectionCore } from "./core.js";
 import type { LockWaitOptions } from "./types.js";
 
@@ -36,16 +38,19 @@ export async function backfillVectors(
   onProgress?: (done: number, total: number) => void,
 ): Promise<number> {
   let written = 0;
-  const total = (await core.store.stats()).chunks - (await core.store.countVectors());
+  // Progress counts chunks, however many windows each has.
+  const total = (await core.store.stats()).chunks - (await core.store.countChunksWithVectors());
+  let done = 0;
   for (;;) {
     const batch = await core.store.chunksMissingVectors(BACKFILL_BATCH);
     if (batch.length === 0) return written;
     const vectors = await withSpan(INGEST_SPANS.embed, { "groundkit.ingest.backfill": batch.length }, () =>
-      provider.embedDocuments(batch.map((b) => b.text)),
+      embedChunks(provider, batch.map((b) => b.text)),
     );
     await core.store.writeVectors(batch.map((b, i) => ({ rowid: b.rowid, vector: vectors[i]! })));
-    written += batch.length;
-    onProgress?.(written, total);
+    written += vectors.reduce((n, v) => n + vectorCount(v), 0);
+    done += batch.length;
+    onProgress?.(done, total);
   }
 }
 
@@ -61,16 +66,16 @@ export async function reembed(
 ): Promise<{ vectors_written: number }> {
   return core.writing("reembed", lock, async () => {
     const { provider } = await bindProvider(core.store, core.name, config, { allowChange: true });
-    const rows: Array<{ rowid: number; vector: Float32Array }> = [];
+    const rows: Array<{ rowid: number; vector: ChunkVectors }> = [];
     const all = await core.store.allChunkTexts();
     for (let i = 0; i < all.length; i += BACKFILL_BATCH) {
       const batch = all.slice(i, i + BACKFILL_BATCH);
-      const vectors = await provider.embedDocuments(batch.map((b) => b.text));
+      const vectors = await embedChunks(provider, batch.map((b) => b.text));
       batch.forEach((b, j) => rows.push({ rowid: b.rowid, vector: vectors[j]! }));
       onProgress?.(rows.length, all.length);
     }
     await core.store.replaceAllVectors(rows, identityMeta(provider, config));
     await core.store.syncVectorIndex();
-    return { vectors_written: rows.length };
+    return { vectors_written: rows.reduce((n, r) => n + vectorCount(r.vector), 0) };
   });
 }

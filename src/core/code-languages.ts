@@ -118,6 +118,13 @@ export function sourceFileNames(): string[] {
   return Object.keys(DATA_BY_NAME);
 }
 
+const PROGRAMMING_LANGUAGES = new Set(Object.values(CODE_BY_EXTENSION).map((l) => l.name));
+
+/** Whether a recorded `lang` is a programming language (chunked by syntax), not a configuration or data format. */
+export function isProgrammingLanguage(lang: string): boolean {
+  return PROGRAMMING_LANGUAGES.has(lang);
+}
+
 const LANGUAGE_NAMES = new Set([
   ...Object.values(CODE_BY_EXTENSION).map((l) => l.name),
   ...Object.values(DATA_BY_EXTENSION),

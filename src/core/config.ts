@@ -18,34 +18,11 @@ export const DEFAULTS = {
   lockTimeoutMs: 30_000,
 } as const;
 
-/** Where collections live: SQLite files in the index dir (the default), or a PostgreSQL server (docs/postgres.md). */
-const StoreSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("sqlite") }).strict(),
-  z
-    .object({
-      kind: z.literal("postgres"),
-      /** The environment variable holding the connection URL; the URL (and so the password) is never in this file. */
-      url_env: z
-        .string()
-        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name")
-        .optional(),
-      /** Collection NAME lives in the PostgreSQL schema `<schema>.NAME`. */
-      schema: z
-        .string()
-        .regex(/^[a-z_][a-z0-9_]{0,29}$/, "must be 1-30 lowercase letters, digits or '_', not starting with a digit")
-        .optional(),
-      pool_max: z.number().int().min(2).max(100).optional(),
-      statement_timeout_ms: z.number().int().min(100).max(3_600_000).optional(),
-      sslmode: z.enum(["disable", "require", "verify-ca", "verify-full"]).optional(),
-    })
-    .strict(),
-]);
-
-export type StoreConfig = z.infer<typeof StoreSchema>;
 
 const ConfigFileSchema = z
   .object({
-    store: StoreSchema.optional(),
+    /** Where collections live (validated by the store layer: store/store-config.ts). */
+    store: z.unknown().optional(),
     index_dir: z.string().min(1).optional(),
     collection: z.string().min(1).optional(),
     chunk_size: z.number().int().positive().optional(),
@@ -76,6 +53,7 @@ const ConfigFileSchema = z
         fusion: z.enum(["rrf", "convex"]).optional(),
         rrf_rank_bonus: z.boolean().optional(),
         convex_dense_weight: z.number().min(0).max(1).optional(),
+        code_dense_weight: z.number().min(0).max(1).optional(),
         hybrid_pool: z.number().int().min(1).max(1000).optional(),
         rerank_depth: z.number().int().min(1).max(1000).optional(),
       })

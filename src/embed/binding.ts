@@ -57,14 +57,27 @@ async function recordedConfig(store: Store): Promise<EmbeddingConfig | undefined
   const raw = await store.getMeta(CONFIG_KEY);
   if (!raw) return undefined;
   const config = parseEmbeddingConfig(JSON.parse(raw));
-  if (config.provider === "local" && isUseLite(await recordedIdentity(store))) {
+  const identity = await recordedIdentity(store);
+  if (config.provider === "local" && isUseLite(identity)) {
     return {
       provider: "use-lite",
       ...(config.batch_size !== undefined ? { batch_size: config.batch_size } : {}),
       ...(config.threads !== undefined ? { threads: config.threads } : {}),
     };
   }
-  return config;
+  return config.provider === "local" ? withRecordedWindow(config, identity) : config;
+}
+
+/**
+ * A MiniLM config recorded without a window policy meant the default of its day: the policy its identity
+ * names (`window=first`, `window=mean,max_windows=8`) is kept, so a later default never changes an existing
+ * collection's vectors (docs/decisions/0032-max-over-windows.md).
+ */
+function withRecordedWindow(config: Extract<EmbeddingConfig, { provider: "local" }>, identity: EmbeddingIdentity | undefined): EmbeddingConfig {
+  if (config.window !== undefined || identity === undefined) return config;
+  const named = /;window=(first|mean|max)(?:,max_windows=(\d+))?/.exec(identity.model);
+  if (named === null) return config;
+  return { ...config, window: named[1] as "first" | "mean" | "max", ...(named[2] !== undefined && config.max_windows === undefined ? { max_windows: Number(named[2]) } : {}) };
 }
 
 /** Meta entries to record for a provider (identity + secret-free config). */
@@ -83,7 +96,11 @@ export async function bindProvider(
   requested: EmbeddingConfig | undefined,
   opts: { allowChange?: boolean; vectorCache?: VectorCache | undefined } = {},
 ): Promise<{ provider: EmbeddingProvider; config: EmbeddingConfig }> {
-  const config = requested ?? (await recordedConfig(store)) ?? DEFAULT_EMBEDDING_CONFIG;
+  // A requested MiniLM config that names no window policy keeps the collection's (a default may have changed since).
+  const config =
+    (requested?.provider === "local" && !opts.allowChange ? withRecordedWindow(requested, await recordedIdentity(store)) : requested) ??
+    (await recordedConfig(store)) ??
+    DEFAULT_EMBEDDING_CONFIG;
   const shared = await cachedProvider(config);
   const provider = opts.vectorCache ? opts.vectorCache.wrap(shared) : shared;
   const recorded = await recordedIdentity(store);

@@ -87,8 +87,13 @@ export type EmbeddingProgress = (done: number, total: number) => void;
  */
 export interface EmbeddingProvider {
   readonly identity: EmbeddingIdentity;
-  /** One vector per text, in input order. */
+  /** One vector per text, in input order (under the "max" window policy: the text's first window). */
   embedDocuments(texts: string[], onProgress?: EmbeddingProgress): Promise<Float32Array[]>;
+  /**
+   * Present when the provider embeds a document as one vector per window (window policy "max"):
+   * each text's window vectors, first window first, in input order. Progress counts texts.
+   */
+  embedDocumentWindows?(texts: string[], onProgress?: EmbeddingProgress): Promise<Float32Array[][]>;
   embedQuery(text: string): Promise<Float32Array>;
   /** Release workers, sessions or sockets. Safe to call twice. */
   close?(): Promise<void>;
@@ -260,6 +265,8 @@ export interface BatchedProviderSpec {
   source: string;
   /** Embed already-prefixed texts; one raw vector per text, in order. */
   embedRaw(texts: string[]): Promise<unknown[]>;
+  /** When given, the provider has {@link EmbeddingProvider.embedDocumentWindows}: raw vectors of each text's windows. */
+  embedRawWindows?(texts: string[]): Promise<unknown[][]>;
   close?(): Promise<void>;
 }
 
@@ -295,6 +302,21 @@ export async function createBatchedProvider(spec: BatchedProviderSpec): Promise<
     });
   };
 
+  const embedWindowsChecked = async (texts: string[], width: number): Promise<Float32Array[][]> => {
+    const raw = await spec.embedRawWindows!(texts);
+    if (!Array.isArray(raw) || raw.length !== texts.length || raw.some((w) => !Array.isArray(w) || w.length === 0)) {
+      throw new GroundkitError("EMBEDDING_FAILED", `${spec.source} returned no window vectors for some of ${texts.length} texts.`, {
+        source: spec.source,
+      });
+    }
+    return raw.map((windows, i) =>
+      windows.map((v) => {
+        const checked = checkVector(v, width, spec.source, i);
+        return normalize ? l2Normalize(checked) : checked;
+      }),
+    );
+  };
+
   let dimensions = spec.dimensions;
   if (dimensions === undefined) {
     const [probe] = await spec.embedRaw([documentPrefix + PROBE_TEXT]);
@@ -314,6 +336,12 @@ export async function createBatchedProvider(spec: BatchedProviderSpec): Promise<
     query_prefix: queryPrefix,
     document_prefix: documentPrefix,
   });
+  const batchOptions = (onProgress: EmbeddingProgress | undefined): BatchOptions => ({
+    batchSize: spec.batchSize,
+    concurrency: spec.concurrency,
+    sortByLength: spec.sortByLength ?? false,
+    ...(onProgress !== undefined ? { onProgress } : {}),
+  });
   let closed = false;
   const ensureOpen = (): void => {
     if (closed) throw new GroundkitError("EMBEDDING_FAILED", `${spec.source}: the provider has been closed.`);
@@ -325,15 +353,22 @@ export async function createBatchedProvider(spec: BatchedProviderSpec): Promise<
       ensureOpen();
       return embedInBatches(
         texts.map((t) => documentPrefix + t),
-        {
-          batchSize: spec.batchSize,
-          concurrency: spec.concurrency,
-          sortByLength: spec.sortByLength ?? false,
-          ...(onProgress !== undefined ? { onProgress } : {}),
-        },
+        batchOptions(onProgress),
         (batch) => embedChecked(batch, width),
       );
     },
+    ...(spec.embedRawWindows !== undefined
+      ? {
+          async embedDocumentWindows(texts: string[], onProgress?: EmbeddingProgress) {
+            ensureOpen();
+            return embedInBatches(
+              texts.map((t) => documentPrefix + t),
+              batchOptions(onProgress),
+              (batch) => embedWindowsChecked(batch, width),
+            );
+          },
+        }
+      : {}),
     async embedQuery(text) {
       ensureOpen();
       const [vector] = await embedChecked([queryPrefix + text], width);

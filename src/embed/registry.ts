@@ -40,7 +40,7 @@ export const LocalEmbeddingConfigSchema = z
     batch_size: positiveInt.max(256).optional(),
     threads: positiveInt.max(16).optional(),
     /** How a chunk longer than the model's 256-token window is embedded. */
-    window: z.enum(["first", "mean"]).optional(),
+    window: z.enum(["first", "mean", "max"]).optional(),
     max_windows: positiveInt.max(64).optional(),
   })
   .strict();

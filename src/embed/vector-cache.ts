@@ -10,7 +10,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { GroundkitError } from "../core/errors.js";
-import { identityKey, type EmbeddingProvider } from "./provider.js";
+import { identityKey, type EmbeddingProgress, type EmbeddingProvider } from "./provider.js";
 
 /** What a cache saw since it was opened. */
 export interface VectorCacheStats {
@@ -74,37 +74,51 @@ export function openVectorCache(file: string): VectorCache {
     wrap(provider) {
       const key = identityKey(provider.identity);
       const width = provider.identity.dimensions;
+      const windowed = provider.embedDocumentWindows?.bind(provider);
+      const embedRows = windowed ?? (async (texts: string[], onProgress?: EmbeddingProgress) => (await provider.embedDocuments(texts, onProgress)).map((v) => [v]));
+      /** Each text's vectors (one, or one per window) from the cache, embedding only the misses with `embed`. */
+      async function cached(
+        texts: string[],
+        onProgress: EmbeddingProgress | undefined,
+        embed: (texts: string[], onProgress?: EmbeddingProgress) => Promise<Float32Array[][]>,
+      ): Promise<Float32Array[][]> {
+        const hashes = texts.map(textHash);
+        const out = new Array<Float32Array[] | undefined>(texts.length);
+        const missing: number[] = [];
+        hashes.forEach((h, i) => {
+          const row = get.get(key, h);
+          // A row that is not whole vectors of this width cannot be ours: treat it as a miss and overwrite it.
+          if (row !== undefined && row.vector.byteLength > 0 && row.vector.byteLength % (width * 4) === 0) {
+            const all = new Float32Array(new Uint8Array(row.vector).buffer);
+            out[i] = Array.from({ length: all.length / width }, (_, w) => all.slice(w * width, (w + 1) * width));
+          } else missing.push(i);
+        });
+        stats.hits += texts.length - missing.length;
+        stats.misses += missing.length;
+        const hits = texts.length - missing.length;
+        if (missing.length > 0) {
+          const t0 = performance.now();
+          const fresh = await embed(
+            missing.map((i) => texts[i]!),
+            onProgress ? (done) => onProgress(hits + done, texts.length) : undefined,
+          );
+          stats.embed_ms += performance.now() - t0;
+          // A text's windows are stored one after another in one row.
+          putMany(missing.map((i, j) => [key, hashes[i]!, Buffer.concat(fresh[j]!.map((v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength)))]));
+          missing.forEach((i, j) => (out[i] = fresh[j]!));
+        } else onProgress?.(texts.length, texts.length);
+        return out as Float32Array[][];
+      }
       return {
         identity: provider.identity,
         embedQuery: (text) => provider.embedQuery(text),
         // The provider is the process-wide one (embed/binding.ts): the cache does not own it, so never closes it.
         close: () => Promise.resolve(),
-        async embedDocuments(texts, onProgress) {
-          const hashes = texts.map(textHash);
-          const out = new Array<Float32Array | undefined>(texts.length);
-          const missing: number[] = [];
-          hashes.forEach((h, i) => {
-            const row = get.get(key, h);
-            // A row of the wrong width cannot be ours: treat it as a miss and overwrite it.
-            if (row !== undefined && row.vector.byteLength === width * 4) {
-              out[i] = new Float32Array(new Uint8Array(row.vector).buffer);
-            } else missing.push(i);
-          });
-          stats.hits += texts.length - missing.length;
-          stats.misses += missing.length;
-          const cached = texts.length - missing.length;
-          if (missing.length > 0) {
-            const t0 = performance.now();
-            const fresh = await provider.embedDocuments(
-              missing.map((i) => texts[i]!),
-              onProgress ? (done) => onProgress(cached + done, texts.length) : undefined,
-            );
-            stats.embed_ms += performance.now() - t0;
-            putMany(missing.map((i, j) => [key, hashes[i]!, Buffer.from(fresh[j]!.buffer, fresh[j]!.byteOffset, fresh[j]!.byteLength)]));
-            missing.forEach((i, j) => (out[i] = fresh[j]!));
-          } else onProgress?.(texts.length, texts.length);
-          return out as Float32Array[];
-        },
+        // A windowed provider's row holds every window, so its one-vector answer (the first window) is read from the same rows.
+        embedDocuments: async (texts, onProgress) => (await cached(texts, onProgress, embedRows)).map((windows) => windows[0]!),
+        ...(windowed !== undefined
+          ? { embedDocumentWindows: (texts: string[], onProgress?: EmbeddingProgress) => cached(texts, onProgress, windowed) }
+          : {}),
       };
     },
   };

@@ -13,6 +13,8 @@ import { GroundkitError, toGroundkitError } from "../core/errors.js";
 import { documentIdFor } from "../core/ids.js";
 import { sha256 } from "../core/text.js";
 import type { StoredDocument, Store } from "../store/store.js";
+import type { ChunkVectors } from "../store/vectors.js";
+import { vectorCount } from "../embed/chunk-vectors.js";
 import { guardedFetch } from "../net/guarded-fetch.js";
 import { hasUrlScheme, isUrlSource, redactUrl } from "../net/url-shape.js";
 import type { SnapshotStore } from "../store/snapshots.js";
@@ -42,7 +44,7 @@ export interface IngestOptions extends ChunkSettings {
   /** Total timeout for fetching one URL, in ms. */
   fetchTimeoutMs?: number | undefined;
   /** Embed chunk texts (dense ingest); vectors commit in the same transaction as their chunks. */
-  embed?: ((texts: string[]) => Promise<Float32Array[]>) | undefined;
+  embed?: ((texts: string[]) => Promise<ChunkVectors[]>) | undefined;
   onProgress?: ((p: IngestProgress) => void) | undefined;
   /** Called once per document this run added, replaced or removed, after it committed (watch logs a line each). */
   onChange?: ((change: DocumentChange) => void) | undefined;
@@ -434,7 +436,7 @@ export class Ingestor {
     this.opts.onChange?.({ source, change: pending.replaces ? "replaced" : "added", chunks: pending.chunks.length });
     this.summary.indexed++;
     this.summary.chunks_written += pending.chunks.length;
-    this.summary.vectors_written += pending.vectors?.length ?? 0;
+    this.summary.vectors_written += pending.vectors?.reduce((n, v) => n + vectorCount(v), 0) ?? 0;
   }
 
   /**

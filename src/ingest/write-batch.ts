@@ -7,12 +7,13 @@
  */
 import { GroundkitError, toGroundkitError } from "../core/errors.js";
 import type { NewChunk, Store, StoredDocument } from "../store/store.js";
+import type { ChunkVectors } from "../store/vectors.js";
 
 /** One document ready to write. */
 export interface PendingDocument {
   doc: StoredDocument;
   chunks: NewChunk[];
-  vectors?: Float32Array[] | undefined;
+  vectors?: ChunkVectors[] | undefined;
   /** It replaces a stored document of the same source (for the run's change reports). */
   replaces?: boolean | undefined;
 }
@@ -91,7 +92,7 @@ export class WriteBatch {
    *
    * @throws whatever `embed` throws; the batch is left as it was
    */
-  async embed(embed: (texts: string[]) => Promise<Float32Array[]>): Promise<void> {
+  async embed(embed: (texts: string[]) => Promise<ChunkVectors[]>): Promise<void> {
     await embedDocuments(this.pending, embed);
   }
 
@@ -132,7 +133,7 @@ export class WriteBatch {
 /** Embed the chunks of `docs` in one call and attach each document's vectors. */
 export async function embedDocuments(
   docs: readonly PendingDocument[],
-  embed: (texts: string[]) => Promise<Float32Array[]>,
+  embed: (texts: string[]) => Promise<ChunkVectors[]>,
 ): Promise<void> {
   const texts = docs.flatMap((d) => d.chunks.map((c) => c.text));
   if (texts.length === 0) return;

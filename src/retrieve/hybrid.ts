@@ -9,6 +9,8 @@
 import type { ScoredChunk } from "../store/store.js";
 import { DEFAULT_RRF_K, rrfFuse, withTopRankBonus, type FusedHit, type RankedList } from "./fusion.js";
 import { convexFuse } from "./score-fusion.js";
+import { isProgrammingLanguage } from "../core/code-languages.js";
+import { reorderCodeChunks } from "./code-fusion.js";
 
 /** How the two pools are combined. */
 export const FUSION_METHODS = ["rrf", "convex"] as const;
@@ -25,6 +27,13 @@ export interface HybridOptions {
   rankBonus?: boolean | undefined;
   /** Convex only: the dense share w of `w · dense + (1 − w) · lexical`. */
   convexDenseWeight?: number | undefined;
+  /** The dense share of the convex combination that orders code chunks among themselves (retrieve/code-fusion.ts). */
+  codeDenseWeight?: number | undefined;
+}
+
+/** A chunk of a programming language's source (not configuration or data, not prose). */
+function isCodeChunk(chunk: ScoredChunk): boolean {
+  return chunk.code !== undefined && isProgrammingLanguage(chunk.code.lang);
 }
 
 /** Candidate pool per side for a hybrid search returning `topK`; `configured` deepens (never shrinks below topK). */
@@ -33,6 +42,10 @@ export function hybridPoolSize(topK: number, configured?: number): number {
 }
 
 function fuseIds(lexical: ScoredChunk[], dense: ScoredChunk[], opts: HybridOptions): FusedHit[] {
+  return reorderCodeChunks(fuseAll(lexical, dense, opts), lexical, dense, isCodeChunk, opts.codeDenseWeight);
+}
+
+function fuseAll(lexical: ScoredChunk[], dense: ScoredChunk[], opts: HybridOptions): FusedHit[] {
   if (opts.fusion === "convex") {
     return convexFuse(
       { ids: lexical.map((c) => c.chunk_id), scores: lexical.map((c) => c.score) },

@@ -32,6 +32,8 @@ export interface RetrievalSettings {
   rankBonus?: boolean | undefined;
   /** Convex only: the dense share of the combination [0.5]. */
   convexDenseWeight?: number | undefined;
+  /** The dense share of the convex combination that orders code chunks among themselves [0.2]. */
+  codeDenseWeight?: number | undefined;
   /** Candidates per side for hybrid [max(50, 4 × depth)]. */
   hybridPool?: number | undefined;
   /** First-stage candidates the cross-encoder rescores [50]. */
@@ -84,6 +86,7 @@ export async function rankChunks(sources: RankSources, query: string, limit: num
           weights: settings.hybridWeights,
           rankBonus: settings.rankBonus,
           convexDenseWeight: settings.convexDenseWeight,
+          codeDenseWeight: settings.codeDenseWeight,
         });
         span.setAttribute(ATTR.hits, fused.length);
         return fused;

@@ -5,8 +5,9 @@
  * Kept apart from the registry so the backends never import the module that
  * imports them.
  */
-import type { StoreConfig } from "../core/config.js";
+import type { StoreConfig } from "./store-config.js";
 import type { AnnOptions } from "./sqlite/ann-index.js";
+import type { FileChecks } from "./store-health.js";
 import type { Store } from "./store.js";
 import type { WriterLockOptions } from "./writer-lock-holder.js";
 
@@ -57,4 +58,6 @@ export interface Backend {
   probe(): StoreProbe;
   /** The file whose identity tells a cached handle it was replaced; undefined for a server-backed store. */
   fileOf(loc: StoreLocation): string | undefined;
+  /** `grk doctor`'s checks of a collection's file (integrity, stamp, schema version); absent for a server-backed store. */
+  checkFile?: ((path: string) => Promise<FileChecks>) | undefined;
 }

@@ -5,7 +5,7 @@
  * backend is imported when first used, so a SQLite command never loads `pg`
  * and a PostgreSQL one never loads better-sqlite3 for its index.
  */
-import type { StoreConfig } from "../core/config.js";
+import type { StoreConfig } from "./store-config.js";
 import type { Backend } from "./backend.js";
 
 export type { Backend, OpenStoreOptions, OpenedStore, StoreLocation, StoreProbe, VectorIndexTuning } from "./backend.js";

@@ -10,6 +10,8 @@
 import type { ChunkCode } from "../core/code-languages.js";
 import type { SourceClass } from "../core/contracts.js";
 import type { HistoryChunk, HistoryHealth, HistoryPruned, HistoryRetention, HistorySpan, HistoryVersion } from "./history.js";
+import type { StoreHealth } from "./store-health.js";
+import type { ChunkVectors } from "./vectors.js";
 
 
 /** A document row as persisted. */
@@ -180,7 +182,7 @@ export interface Store {
    * given) in ONE transaction, or in a savepoint of the caller's
    * {@link Store.transaction}.
    */
-  replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: Float32Array[]): Promise<void>;
+  replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: readonly ChunkVectors[]): Promise<void>;
   deleteDocument(documentId: string): Promise<boolean>;
   /**
    * Run `fn` in one write transaction, talking to the store through `tx`
@@ -213,24 +215,31 @@ export interface Store {
   /** Nearest chunks to a query vector; score is cosine similarity. */
   searchVectors(query: Float32Array, limit: number, filter?: ChunkFilter): Promise<ScoredChunk[]>;
   vectorDimensions(): Promise<number | undefined>;
+  /** Stored vectors: one per chunk, or one per window of a chunk under window policy "max". */
   countVectors(): Promise<number>;
+  /** Chunks that have a vector (what dense search can find). */
+  countChunksWithVectors(): Promise<number>;
   chunksMissingVectors(limit: number): Promise<Array<{ rowid: number; text: string }>>;
   allChunkTexts(): Promise<Array<{ rowid: number; text: string }>>;
-  writeVectors(rows: Array<{ rowid: number; vector: Float32Array }>): Promise<void>;
-  replaceAllVectors(rows: Array<{ rowid: number; vector: Float32Array }>, meta: Record<string, string>): Promise<void>;
+  /** Give existing chunks their vectors (a chunk's windows replace whatever it had). */
+  writeVectors(rows: Array<{ rowid: number; vector: ChunkVectors }>): Promise<void>;
+  replaceAllVectors(rows: Array<{ rowid: number; vector: ChunkVectors }>, meta: Record<string, string>): Promise<void>;
   /** Up to `limit` documents with a row id above `afterRowid`, in row id order (copying a collection a page at a time). */
   documentsAfter(afterRowid: number, limit: number): Promise<DocumentRef[]>;
   /** A document's chunks in ordinal order, with their row ids (for {@link Store.vectorsOf}). */
   chunksOf(documentId: string): Promise<Array<NewChunk & { rowid: number }>>;
-  /** The stored vectors of these chunk row ids (as the store keeps them: unit length); absent ids are left out. */
-  vectorsOf(rowids: number[]): Promise<Map<number, Float32Array>>;
+  /** The stored vectors of these chunk row ids, each chunk's windows first window first (unit length); absent ids are left out. */
+  vectorsOf(rowids: number[]): Promise<Map<number, Float32Array[]>>;
   /** Every meta key and value. */
   allMeta(): Promise<Record<string, string>>;
   /** Which vector index dense search uses (exact or HNSW), its size and whether it is current. */
   vectorIndexStatus(): Promise<VectorIndexStatus>;
   /**
-   * Bring the saved ANN index up to the committed vectors (fold in logged changes,
-   * or build it). Writers only, under the writer lock; `onProgress` reports a build.
+   * Bring the indexes derived from the committed rows up to date after a write: the
+   * saved ANN index (fold in logged changes, or build it), and on PostgreSQL the BM25
+   * segments too (ADR 0020). Writers only, under the writer lock; `onProgress` reports
+   * a build. Long builds never run on the caller's event loop (SQLite: a worker thread;
+   * PostgreSQL: the server builds its index).
    */
   syncVectorIndex(onProgress?: (done: number, total: number) => void): Promise<VectorIndexStatus>;
   getMeta(key: string): Promise<string | undefined>;
@@ -253,5 +262,7 @@ export interface Store {
   historyHealth(): Promise<HistoryHealth>;
   /** The metadata field names any document has (front-matter fields, plus `rel_path` and `ext`), sorted. */
   metadataFields(): Promise<string[]>;
+  /** The row-level checks and safe repairs of `grk doctor`; undefined when this store does not offer them. */
+  health(): StoreHealth | undefined;
   close(): Promise<void>;
 }

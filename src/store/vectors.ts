@@ -42,3 +42,26 @@ export function unitCopy(vector: Float32Array, squares: number): Float32Array {
   for (let i = 0; i < vector.length; i++) unit[i] = vector[i]! * inv;
   return unit;
 }
+
+/**
+ * A chunk's vectors: one, or one per window of its text (window policy "max",
+ * docs/decisions/0032-max-over-windows.md), the first window first. A chunk's
+ * dense score is its best window's.
+ */
+export type ChunkVectors = Float32Array | readonly Float32Array[];
+
+/** The most windows a chunk may have a vector for (the local provider's `max_windows` bound). */
+export const MAX_CHUNK_WINDOWS = 64;
+
+/**
+ * A chunk's vectors as a list, first window first.
+ *
+ * @throws GroundkitError EMBEDDING_FAILED for no vector, or more than {@link MAX_CHUNK_WINDOWS}
+ */
+export function windowsOf(vectors: ChunkVectors): readonly Float32Array[] {
+  const list = vectors instanceof Float32Array ? [vectors] : vectors;
+  if (list.length < 1 || list.length > MAX_CHUNK_WINDOWS) {
+    throw new GroundkitError("EMBEDDING_FAILED", `A chunk needs 1 to ${MAX_CHUNK_WINDOWS} window vectors, got ${list.length}.`);
+  }
+  return list;
+}

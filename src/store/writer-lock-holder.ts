@@ -32,3 +32,8 @@ export function describeHolder(holder: LockHolder | undefined): string {
   const host = holder.hostname === hostname() ? "" : ` on ${holder.hostname}`;
   return `pid ${holder.pid}${host}, since ${holder.acquired_at}`;
 }
+
+/** The line a waiting CLI prints: `waiting for another ingest of collection 'x' (pid 123)…`. */
+export function describeWait(collection: string, holder: LockHolder | undefined): string {
+  return `waiting for another ${holder?.operation ?? "writer"} of collection '${collection}' (${describeHolder(holder)})…`;
+}

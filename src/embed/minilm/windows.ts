@@ -7,8 +7,16 @@
 import { Tokenizer } from "@huggingface/tokenizers";
 import { GroundkitError } from "../../core/errors.js";
 
-/** How a text longer than one window becomes one vector. */
-export type WindowPolicy = "first" | "mean";
+/**
+ * How a text longer than one window is embedded: "first" and "mean" give it one
+ * vector (its first window; the mean of its windows), "max" one vector per
+ * overlapping window, stored side by side so a chunk scores by its best window
+ * (docs/decisions/0032-max-over-windows.md).
+ */
+export type WindowPolicy = "first" | "mean" | "max";
+
+/** Under "max", consecutive windows share this many word pieces, so a sentence cut at one window's end is whole in the next. */
+export const WINDOW_OVERLAP = 32;
 
 /** Tokenize with a loaded tokenizer; ids of the content only. */
 export interface WordPieces {
@@ -40,13 +48,19 @@ export function loadWordPieces(tokenizerJson: string): WordPieces {
 /**
  * The windows (token id lists with [CLS]/[SEP]) a text is embedded from:
  * under "first", one window truncated at `maxLength`; under "mean",
- * consecutive non-overlapping windows, at most `maxWindows`.
+ * consecutive non-overlapping windows, at most `maxWindows`; under "max",
+ * windows overlapping by {@link WINDOW_OVERLAP} word pieces, at most
+ * `maxWindows` (what lies beyond the last is not embedded). The first window
+ * is the same under every policy.
  */
 export function toWindows(pieces: WordPieces, text: string, maxLength: number, policy: WindowPolicy, maxWindows: number): number[][] {
   const ids = pieces.contentIds(text);
   const budget = maxLength - 2;
-  const count = policy === "first" ? 1 : Math.max(1, Math.min(maxWindows, Math.ceil(ids.length / budget)));
+  const stride = policy === "max" ? Math.max(1, budget - WINDOW_OVERLAP) : budget;
+  // Windows until one reaches the end of the text: a text of `budget` pieces or fewer is one window under every policy.
+  const needed = ids.length <= budget ? 1 : 1 + Math.ceil((ids.length - budget) / stride);
+  const count = policy === "first" ? 1 : Math.min(maxWindows, needed);
   const out: number[][] = [];
-  for (let w = 0; w < count; w++) out.push([pieces.cls, ...ids.slice(w * budget, (w + 1) * budget), pieces.sep]);
+  for (let w = 0; w < count; w++) out.push([pieces.cls, ...ids.slice(w * stride, w * stride + budget), pieces.sep]);
   return out;
 }

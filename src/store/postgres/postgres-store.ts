@@ -31,7 +31,7 @@ import type {
   VectorIndexStatus,
 } from "../store.js";
 import { CHUNK_COLUMNS, chunkMetadataJson, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, statsOf, toChunk, toDocument, type DocumentRow, type JoinedRow } from "../rows.js";
-import { checkDimensions, checkVector, unitCopy } from "../vectors.js";
+import { checkDimensions, checkVector, unitCopy, windowsOf, type ChunkVectors } from "../vectors.js";
 import { resolvePoolSettings, type PostgresStoreConfig } from "./connection-settings.js";
 import { collectionSchema, schemaPrefix } from "./schema-name.js";
 import { compileChunkFilter, globKey, globsOf, Params, PATH_OF_DOCUMENT } from "./filter-sql.js";
@@ -377,11 +377,11 @@ export class PostgresStore implements Store {
     return (await this.db.query<DocumentState>("SELECT fingerprint, base_dir FROM documents WHERE source = $1", [source])).rows[0];
   }
 
-  async replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: Float32Array[]): Promise<void> {
+  async replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: readonly ChunkVectors[]): Promise<void> {
     if (vectors && vectors.length !== chunks.length) {
       throw new GroundkitError("INTERNAL", `${vectors.length} vectors for ${chunks.length} chunks.`);
     }
-    const units = vectors ? await this.unitVectors(vectors) : undefined;
+    const units = vectors ? await this.unitVectors(vectors.map(windowsOf)) : undefined;
     const postings = chunks.map((ch) => postingsOf(chunkTokens(ch.text, ch.heading_path)));
     const statements = [...this.archive(doc.source, { contentHash: doc.content_hash, at: doc.ingested_at })];
     statements.push(this.removeDocumentRows(doc.source), this.insertDocument(doc, chunks, postings));
@@ -601,10 +601,10 @@ export class PostgresStore implements Store {
     return `SELECT c.id FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE ${compileChunkFilter(filter, globs, params)}`;
   }
 
-  /** Check vectors (width against the stored one, finite, a direction) and return unit-length copies. */
-  private async unitVectors(vectors: Float32Array[], against: "stored" | "replacing" = "stored"): Promise<Float32Array[]> {
+  /** Check each chunk's window vectors (width against the stored one, finite, a direction) and return unit-length copies. */
+  private async unitVectors(vectors: ReadonlyArray<readonly Float32Array[]>, against: "stored" | "replacing" = "stored"): Promise<Float32Array[][]> {
     if (vectors.length === 0) return [];
-    const dims = vectors[0]!.length;
+    const dims = vectors[0]![0]!.length;
     checkDimensions(dims);
     // Replacing every vector (re-embedding) may change the width; adding to the stored ones (or a vector(d) column) may not.
     let stored: number | undefined;
@@ -619,17 +619,30 @@ export class PostgresStore implements Store {
         { stored, requested: dims },
       );
     }
-    return vectors.map((v) => unitCopy(v, checkVector(v, dims)));
+    return vectors.map((windows) => windows.map((v) => unitCopy(v, checkVector(v, dims))));
   }
 
-  /** The statement inserting or replacing vectors of existing chunks, keyed by chunk row id or chunk id. */
-  private upsertVectors(keys: Array<number | string>, units: Float32Array[], by: "id" | "chunk_id"): Statement {
+  /**
+   * The statement inserting or replacing the window vectors of existing chunks, keyed by chunk row id or chunk
+   * id (a chunk's windows beyond those given are deleted first by the caller, or went with its old row).
+   */
+  private upsertVectors(keys: Array<number | string>, units: Float32Array[][], by: "id" | "chunk_id"): Statement {
+    const rowKeys: Array<number | string> = [];
+    const wins: number[] = [];
+    const literals: string[] = [];
+    units.forEach((windows, i) =>
+      windows.forEach((v, w) => {
+        rowKeys.push(keys[i]!);
+        wins.push(w);
+        literals.push(vectorLiteral(v));
+      }),
+    );
     return {
-      sql: `INSERT INTO vectors (chunk, embedding)
-       SELECT c.id, u.e::real[] FROM unnest($1::${by === "id" ? "bigint" : "text"}[], $2::text[]) AS u(k, e)
+      sql: `INSERT INTO vectors (chunk, win, embedding)
+       SELECT c.id, u.w, u.e::real[] FROM unnest($1::${by === "id" ? "bigint" : "text"}[], $2::smallint[], $3::text[]) AS u(k, w, e)
        JOIN chunks c ON c.${by} = u.k
-       ON CONFLICT (chunk) DO UPDATE SET embedding = excluded.embedding`,
-      params: [keys, units.map(vectorLiteral)],
+       ON CONFLICT (chunk, win) DO UPDATE SET embedding = excluded.embedding`,
+      params: [rowKeys, wins, literals],
     };
   }
 
@@ -651,8 +664,17 @@ export class PostgresStore implements Store {
       }
       const plan = planOf(col);
       if (plan === "array-exact") {
-        // Every vector scored in SQL; only the best k reach the (repeated) scoring below.
-        return (await s.scoredFrom(q, limit, filter, (_params, where) => `SELECT v.chunk, v.embedding FROM vectors v ${where} ORDER BY ${EXACT_SCORE} DESC, v.chunk LIMIT $2`)).hits;
+        // Every vector scored in SQL, each chunk at its best window; only the best k reach the (repeated) scoring below.
+        return (
+          await s.scoredFrom(
+            q,
+            limit,
+            filter,
+            (_params, where) =>
+              `SELECT v.chunk, v.embedding FROM (SELECT DISTINCT ON (v.chunk) v.chunk, v.embedding, ${EXACT_SCORE} AS sc FROM vectors v ${where}
+               ORDER BY v.chunk, sc DESC) v ORDER BY v.sc DESC, v.chunk LIMIT $2`,
+          )
+        ).hits;
       }
       return s.pgvectorSearch(col, plan === "hnsw" ? "hnsw" : "exact", q, limit, filter);
     });
@@ -660,7 +682,6 @@ export class PostgresStore implements Store {
 
   private async pgvectorSearch(col: VectorColumn, how: "hnsw" | "exact", q: Float32Array, limit: number, filter?: ChunkFilter): Promise<ScoredChunk[]> {
     const schema = col.extensionSchema!;
-    const candidates = limit + RESCORE_MARGIN;
     let matching: number | undefined;
     if (how === "hnsw" && filter) {
       const params = new Params();
@@ -669,40 +690,50 @@ export class PostgresStore implements Store {
       if (matching === 0) return [];
       if (matching <= (this.shared.vectorOptions.filterExactMax ?? DEFAULT_FILTER_EXACT_MAX)) how = "exact";
     }
-    const search = (way: "hnsw" | "exact") =>
-      this.scoredFrom(q, limit, filter, (params, where) => pgvectorCandidates(schema, way, where, params.add(candidates, "::int")));
-    if (how === "exact") return (await search("exact")).hits;
-    const settings = hnswSettings(candidates);
-    await this.db.query(settings.sql, settings.params);
-    const found = await search("hnsw");
-    // Fewer candidates than asked, and fewer than there are: the index scan stopped short, so scan exactly.
-    if (found.candidates < candidates && found.candidates < (matching ?? (await this.countVectors()))) return (await search("exact")).hits;
-    return found.hits;
+    const total = matching ?? (await this.countVectors());
+    // Candidates are vectors, and a chunk's windows may take several places: widen until enough distinct chunks come back.
+    for (let candidates = limit + RESCORE_MARGIN; ; candidates *= 4) {
+      const search = (way: "hnsw" | "exact") =>
+        this.scoredFrom(q, limit, filter, (params, where) => pgvectorCandidates(schema, way, where, params.add(candidates, "::int")));
+      let found: Awaited<ReturnType<typeof search>>;
+      if (how === "exact") found = await search("exact");
+      else {
+        const settings = hnswSettings(candidates);
+        await this.db.query(settings.sql, settings.params);
+        found = await search("hnsw");
+        // Fewer candidates than asked, and fewer than there are: the index scan stopped short, so scan exactly.
+        if (found.candidates < candidates && found.candidates < total) found = await search("exact");
+      }
+      if (found.chunks >= limit + RESCORE_MARGIN || found.candidates < candidates || candidates >= total) return found.hits;
+    }
   }
 
   /**
    * Score the candidate rows (chunk, embedding) that `candidatesSql` selects
-   * (given the parameters and the filter's WHERE) exactly and keep the best
-   * `limit`, ties by row id. `candidates` counts the rows it selected.
+   * (given the parameters and the filter's WHERE) exactly, each chunk by its
+   * best window, and keep the best `limit` chunks, ties by row id. `candidates`
+   * counts the rows it selected, `chunks` the distinct chunks among them.
    */
   private async scoredFrom(
     q: Float32Array,
     limit: number,
     filter: ChunkFilter | undefined,
     candidatesSql: (params: Params, where: string) => string,
-  ): Promise<{ hits: ScoredChunk[]; candidates: number }> {
+  ): Promise<{ hits: ScoredChunk[]; candidates: number; chunks: number }> {
     const params = new Params([vectorLiteral(q), limit]);
     const where = filter ? `WHERE v.chunk IN (${await this.filteredChunkIds(filter, params)})` : "";
     const rows = (
-      await this.db.query<JoinedRow & { score: number; rowid_: number; candidates_: number }>(
+      await this.db.query<JoinedRow & { score: number; rowid_: number; candidates_: number; chunks_: number }>(
         `WITH cand AS MATERIALIZED (${candidatesSql(params, where)}),
-       s AS (SELECT v.chunk, ${EXACT_SCORE} AS score FROM cand v ORDER BY score DESC, v.chunk LIMIT $2)
-       SELECT s.score, s.chunk AS rowid_, (SELECT count(*) FROM cand) AS candidates_, ${CHUNK_COLUMNS}, ${DOC_COLUMNS}
+       s AS (SELECT x.chunk, max(x.score) AS score FROM (SELECT v.chunk, ${EXACT_SCORE} AS score FROM cand v) x
+             GROUP BY x.chunk ORDER BY score DESC, x.chunk LIMIT $2)
+       SELECT s.score, s.chunk AS rowid_, (SELECT count(*) FROM cand) AS candidates_, (SELECT count(DISTINCT chunk) FROM cand) AS chunks_,
+         ${CHUNK_COLUMNS}, ${DOC_COLUMNS}
        FROM s JOIN chunks c ON c.id = s.chunk JOIN documents d ON d.id = c.doc_id ORDER BY s.score DESC, s.chunk`,
         params.values,
       )
     ).rows;
-    return { hits: rows.map((r) => ({ ...toChunk(r), score: r.score })), candidates: rows[0]?.candidates_ ?? 0 };
+    return { hits: rows.map((r) => ({ ...toChunk(r), score: r.score })), candidates: rows[0]?.candidates_ ?? 0, chunks: rows[0]?.chunks_ ?? 0 };
   }
 
   /** Every chunk's rowid and text, in rowid order (for re-embedding). */
@@ -719,6 +750,10 @@ export class PostgresStore implements Store {
     return (await this.db.query<{ n: number }>("SELECT count(*) AS n FROM vectors")).rows[0]!.n;
   }
 
+  async countChunksWithVectors(): Promise<number> {
+    return (await this.db.query<{ n: number }>("SELECT count(*) AS n FROM vectors WHERE win = 0")).rows[0]!.n;
+  }
+
   async chunksMissingVectors(limit: number): Promise<Array<{ rowid: number; text: string }>> {
     return (
       await this.db.query<{ rowid: number; text: string }>(
@@ -729,20 +764,24 @@ export class PostgresStore implements Store {
     ).rows;
   }
 
-  /** Write vectors for existing chunks in one transaction (rows whose chunk vanished meanwhile are skipped). */
-  async writeVectors(rows: Array<{ rowid: number; vector: Float32Array }>): Promise<void> {
+  /**
+   * Write vectors for existing chunks in one transaction, each chunk's windows replacing any it had (rows whose
+   * chunk vanished meanwhile are skipped).
+   */
+  async writeVectors(rows: Array<{ rowid: number; vector: ChunkVectors }>): Promise<void> {
     if (rows.length === 0) return;
-    const units = await this.unitVectors(rows.map((r) => r.vector));
-    await this.tx((s) => runAll(s.db, [this.upsertVectors(rows.map((r) => r.rowid), units, "id")]));
+    const units = await this.unitVectors(rows.map((r) => windowsOf(r.vector)));
+    const ids = rows.map((r) => r.rowid);
+    await this.tx((s) => runAll(s.db, [{ sql: "DELETE FROM vectors WHERE chunk = ANY($1::bigint[])", params: [ids] }, this.upsertVectors(ids, units, "id")]));
   }
 
   /** Replace every vector and the recorded identity in one transaction (re-embedding swaps atomically). */
-  async replaceAllVectors(rows: Array<{ rowid: number; vector: Float32Array }>, meta: Record<string, string>): Promise<void> {
-    const units = await this.unitVectors(rows.map((r) => r.vector), "replacing");
+  async replaceAllVectors(rows: Array<{ rowid: number; vector: ChunkVectors }>, meta: Record<string, string>): Promise<void> {
+    const units = await this.unitVectors(rows.map((r) => windowsOf(r.vector)), "replacing");
     await this.tx(async (s) => {
       // With pgvector the index goes too: the writer's syncVectorIndex builds it again over the new vectors.
       const statements: Statement[] =
-        rows.length > 0 ? replaceAllStatements(await readVectorColumn(s.db), units[0]!.length) : [{ sql: "DELETE FROM vectors" }];
+        rows.length > 0 ? replaceAllStatements(await readVectorColumn(s.db), units[0]![0]!.length) : [{ sql: "DELETE FROM vectors" }];
       if (rows.length > 0) statements.push(this.upsertVectors(rows.map((r) => r.rowid), units, "id"));
       await runAll(s.db, statements);
       for (const [k, v] of Object.entries(meta)) await s.setMeta(k, v);
@@ -771,14 +810,21 @@ export class PostgresStore implements Store {
     });
   }
 
-  async vectorsOf(rowids: number[]): Promise<Map<number, Float32Array>> {
-    if (rowids.length === 0) return new Map();
+  async vectorsOf(rowids: number[]): Promise<Map<number, Float32Array[]>> {
+    const out = new Map<number, Float32Array[]>();
+    if (rowids.length === 0) return out;
     const rows = (
-      await this.db.query<{ chunk: number; embedding: number[] }>("SELECT chunk, embedding::real[] AS embedding FROM vectors WHERE chunk = ANY($1::bigint[])", [
-        rowids,
-      ])
+      await this.db.query<{ chunk: number; embedding: number[] }>(
+        "SELECT chunk, embedding::real[] AS embedding FROM vectors WHERE chunk = ANY($1::bigint[]) ORDER BY chunk, win",
+        [rowids],
+      )
     ).rows;
-    return new Map(rows.map((r) => [r.chunk, Float32Array.from(r.embedding)]));
+    for (const r of rows) {
+      const windows = out.get(r.chunk) ?? [];
+      windows.push(Float32Array.from(r.embedding));
+      out.set(r.chunk, windows);
+    }
+    return out;
   }
 
   async allMeta(): Promise<Record<string, string>> {
@@ -800,6 +846,11 @@ export class PostgresStore implements Store {
       const meta = await s.allMeta();
       return statsOf(byClass, SCHEMA_VERSION, (k) => meta[k]);
     });
+  }
+
+  /** `grk doctor`'s row checks read SQLite files; a PostgreSQL collection is checked by its server (docs/postgres.md). */
+  health(): undefined {
+    return undefined;
   }
 
   metadataFields(): Promise<string[]> {

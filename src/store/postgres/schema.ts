@@ -15,7 +15,7 @@ import { BM25_SEGMENTS_SQL } from "./lexical-schema.js";
 export const APPLICATION_ID = "GRK1";
 
 /** The schema version this build writes. A collection with a higher version is refused. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export interface Migration {
   version: number;
@@ -111,8 +111,18 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     sql: BM25_SEGMENTS_SQL,
   },
   {
-    // Document history (store/history.ts, docs/decisions/0031-document-history.md).
+    // A chunk may have one vector per window (window policy "max", docs/decisions/0032-max-over-windows.md):
+    // existing vectors become window 0, which is what they are.
     version: 3,
+    sql: `
+      ALTER TABLE vectors ADD COLUMN win smallint NOT NULL DEFAULT 0 CHECK (win >= 0);
+      ALTER TABLE vectors DROP CONSTRAINT vectors_pkey;
+      ALTER TABLE vectors ADD PRIMARY KEY (chunk, win);
+    `,
+  },
+  {
+    // Document history (store/history.ts, docs/decisions/0031-document-history.md).
+    version: 4,
     sql: HISTORY_SQL,
   },
 ];

@@ -123,4 +123,6 @@ export const sqliteBackend: Backend = {
   probe: () => ({ check: () => Promise.resolve({ ok: true }), close: () => Promise.resolve() }),
 
   fileOf,
+  // Loaded on first use: only `grk doctor` inspects a file this way.
+  checkFile: async (path) => (await import("./file-doctor.js")).checkCollectionFile(path),
 };

@@ -6,17 +6,11 @@
  */
 import { codePointLength, sha256 } from "../../core/text.js";
 import type { NewChunk } from "../store.js";
+import type { InconsistentDocument, VectorCoverage } from "../store-health.js";
 import type { Db } from "./db.js";
-import { countVectors, deleteOrphanVectors, loadVectorExtension, VECTOR_TABLE, vectorTableDimensions } from "./vector-index.js";
+import { chunkOfKeySql } from "../vector-keys.js";
+import { countChunksWithVectors, countVectors, deleteOrphanVectors, loadVectorExtension, VECTOR_TABLE, vectorTableDimensions } from "./vector-index.js";
 
-/** A document whose chunk rows are inconsistent, and the first thing wrong with them. */
-export interface InconsistentDocument {
-  document_id: string;
-  source: string;
-  reason: string;
-  /** Already marked for re-indexing by {@link markDocumentsStale}. */
-  stale: boolean;
-}
 
 /** Prefix of a fingerprint no source can have: the next ingest re-reads the document. */
 const STALE = "stale:";
@@ -76,21 +70,11 @@ export function markDocumentsStale(db: Db, documentIds: readonly string[]): numb
   return db.transaction(() => documentIds.reduce((n, id) => n + mark.run(STALE, id, STALE.length, STALE).changes, 0)).immediate();
 }
 
-/** How the vectors cover the chunks. */
-export interface VectorCoverage {
-  /** Width of the vector table; undefined when there is none. */
-  dimensions: number | undefined;
-  vectors: number;
-  /** Chunks without a vector. */
-  missing: number;
-  /** Vectors without a chunk. */
-  orphans: number;
-}
 
 export function vectorCoverage(db: Db): VectorCoverage {
   const dimensions = vectorTableDimensions(db);
   if (dimensions === undefined) {
-    return { dimensions, vectors: 0, missing: Number(db.prepare("SELECT count(*) FROM chunks").pluck().get()), orphans: 0 };
+    return { dimensions, vectors: 0, chunks_with_vectors: 0, missing: Number(db.prepare("SELECT count(*) FROM chunks").pluck().get()), orphans: 0 };
   }
   // The vec0 table needs sqlite-vec in this connection (loaded on first use: BM25-only installs lack it).
   loadVectorExtension(db);
@@ -98,9 +82,9 @@ export function vectorCoverage(db: Db): VectorCoverage {
     db.prepare(`SELECT count(*) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM ${VECTOR_TABLE} v WHERE v.rowid = c.id)`).pluck().get(),
   );
   const orphans = Number(
-    db.prepare(`SELECT count(*) FROM ${VECTOR_TABLE} v WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = v.rowid)`).pluck().get(),
+    db.prepare(`SELECT count(*) FROM ${VECTOR_TABLE}_rowids v WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = ${chunkOfKeySql("v.rowid")})`).pluck().get(),
   );
-  return { dimensions, vectors: countVectors(db), missing, orphans };
+  return { dimensions, vectors: countVectors(db), chunks_with_vectors: countChunksWithVectors(db), missing, orphans };
 }
 
 /** Delete vectors whose chunk is gone. Returns how many. */

@@ -29,8 +29,14 @@ import { PostingsIndex } from "./postings.js";
 import { AnnIndex, type AnnOptions } from "./ann-index.js";
 import {
   checkK,
+  chunkVectorRows,
+  countChunksWithVectors,
   countVectors,
   deleteVectors,
+  hasExtraWindows,
+  MAX_KNN_K,
+  windowKeysOf,
+  type VectorRow,
   ensureVectorTable,
   knn,
   rowidsMissingVectors,
@@ -44,6 +50,8 @@ import {
 } from "./vector-index.js";
 import { SCHEMA_VERSION } from "./schema.js";
 import { SqliteHistory } from "./history.js";
+import { nearestChunks } from "../vector-keys.js";
+import type { ChunkVectors } from "../vectors.js";
 
 
 
@@ -200,7 +208,7 @@ export class SqliteEngine {
     return this.stmts.docStateBySource.get(source) as DocumentState | undefined;
   }
 
-  replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: Float32Array[]): void {
+  replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: readonly ChunkVectors[]): void {
     if (vectors && vectors.length !== chunks.length) {
       throw new GroundkitError("INTERNAL", `${vectors.length} vectors for ${chunks.length} chunks.`);
     }
@@ -208,7 +216,7 @@ export class SqliteEngine {
       this.removeDocumentRows(doc.source, { contentHash: doc.content_hash, at: doc.ingested_at });
       const info = this.stmts.insertDoc.run({ ...doc, metadata: JSON.stringify(doc.metadata) });
       const docRowid = Number(info.lastInsertRowid);
-      const rows: Array<{ rowid: number; vector: Float32Array }> = [];
+      const rows: VectorRow[] = [];
       chunks.forEach((ch, i) => {
         const { heading_path, source_start_line: _start, source_end_line: _end, location: _location, ...rest } = ch;
         const res = this.stmts.insertChunk.run({
@@ -217,7 +225,7 @@ export class SqliteEngine {
           metadata: chunkMetadataJson(ch),
         });
         this.postings.add(Number(res.lastInsertRowid), chunkTokens(ch.text, heading_path));
-        if (vectors) rows.push({ rowid: Number(res.lastInsertRowid), vector: vectors[i]! });
+        if (vectors) rows.push(...chunkVectorRows(Number(res.lastInsertRowid), vectors[i]!));
       });
       if (rows.length > 0) {
         ensureVectorTable(this.db, rows[0]!.vector.length);
@@ -369,8 +377,16 @@ export class SqliteEngine {
       if (allowed.size === 0) return [];
     }
     const unit = def.metric === "l2" ? q : prepareVector(query, { ...def, metric: "l2" });
-    if (allowed !== undefined && allowed.size <= this.ann.filterExactMax) return this.ann.exactAmong(unit, k, allowed);
-    return this.ann.search(unit, k, allowed) ?? knn(this.db, query, k, filter ? filteredChunkIds(filter) : undefined);
+    if (!hasExtraWindows(this.db)) {
+      if (allowed !== undefined && allowed.size <= this.ann.filterExactMax) return this.ann.exactAmong(unit, k, allowed);
+      return this.ann.search(unit, k, allowed) ?? knn(this.db, query, k, filter ? filteredChunkIds(filter) : undefined);
+    }
+    // Several vectors per chunk: search window keys, then keep each chunk's best window.
+    const keys = allowed === undefined ? undefined : windowKeysOf(this.db, allowed);
+    return nearestChunks(k, MAX_KNN_K, (kv) => {
+      if (keys !== undefined && keys.size <= this.ann.filterExactMax) return this.ann.exactAmong(unit, kv, keys);
+      return this.ann.search(unit, kv, keys) ?? knn(this.db, query, kv, keys === undefined ? undefined : { rowids: keys });
+    });
   }
 
   /** Which vector index dense search uses, its size and whether it is current. */
@@ -416,6 +432,10 @@ export class SqliteEngine {
     return countVectors(this.db);
   }
 
+  countChunksWithVectors(): number {
+    return countChunksWithVectors(this.db);
+  }
+
   /** Up to `limit` chunks that have no vector yet (for backfill), with their text. */
   chunksMissingVectors(limit: number): Array<{ rowid: number; text: string }> {
     const ids = rowidsMissingVectors(this.db, limit);
@@ -425,25 +445,30 @@ export class SqliteEngine {
       .all(JSON.stringify(ids)) as Array<{ rowid: number; text: string }>;
   }
 
-  /** Write vectors for existing chunks in one transaction (rows whose chunk vanished meanwhile are skipped). */
-  writeVectors(rows: Array<{ rowid: number; vector: Float32Array }>): void {
+  /**
+   * Write vectors for existing chunks in one transaction, each chunk's windows replacing any it had (rows whose
+   * chunk vanished meanwhile are skipped).
+   */
+  writeVectors(rows: Array<{ rowid: number; vector: ChunkVectors }>): void {
     if (rows.length === 0) return;
     const exists = this.db.prepare("SELECT 1 FROM chunks WHERE id = ?").pluck();
     const tx = this.db.transaction(() => {
       const live = rows.filter((r) => exists.get(r.rowid) !== undefined);
       if (live.length === 0) return;
-      ensureVectorTable(this.db, live[0]!.vector.length);
-      upsertVectors(this.db, live);
+      const stored = live.flatMap((r) => chunkVectorRows(r.rowid, r.vector));
+      ensureVectorTable(this.db, stored[0]!.vector.length);
+      deleteVectors(this.db, live.map((r) => r.rowid));
+      upsertVectors(this.db, stored);
     });
     tx.immediate();
   }
 
   /** Replace every vector and the recorded identity in one transaction (re-embedding swaps atomically). */
-  replaceAllVectors(rows: Array<{ rowid: number; vector: Float32Array }>, meta: Record<string, string>): void {
+  replaceAllVectors(rows: Array<{ rowid: number; vector: ChunkVectors }>, meta: Record<string, string>): void {
     const exists = this.db.prepare("SELECT 1 FROM chunks WHERE id = ?").pluck();
     const tx = this.db.transaction(() => {
       dropVectorTable(this.db);
-      const live = rows.filter((r) => exists.get(r.rowid) !== undefined);
+      const live = rows.filter((r) => exists.get(r.rowid) !== undefined).flatMap((r) => chunkVectorRows(r.rowid, r.vector));
       if (live.length > 0) {
         ensureVectorTable(this.db, live[0]!.vector.length);
         upsertVectors(this.db, live);
@@ -473,7 +498,7 @@ export class SqliteEngine {
     });
   }
 
-  vectorsOf(rowids: number[]): Map<number, Float32Array> {
+  vectorsOf(rowids: number[]): Map<number, Float32Array[]> {
     return vectorsByRowid(this.db, rowids);
   }
 

@@ -10,6 +10,9 @@
  * connection it would run inside the transaction and read its uncommitted
  * writes. See docs/decisions/0019-async-store-contract.md.
  */
+import type { StoreHealth } from "../store-health.js";
+import { sqliteHealth } from "./store-health.js";
+import type { AnnOptions } from "./ann-index.js";
 import type {
   ChunkFilter,
   DocumentListing,
@@ -24,6 +27,7 @@ import type {
   VectorIndexStatus,
 } from "../store.js";
 import type { HistoryChunk, HistoryHealth, HistoryPruned, HistoryRetention, HistorySpan, HistoryVersion } from "../history.js";
+import type { ChunkVectors } from "../vectors.js";
 import type { Db } from "./db.js";
 import { SqliteEngine, type SqliteStoreOptions } from "./sqlite-engine.js";
 
@@ -51,11 +55,13 @@ export class SqliteStore implements Store {
     private readonly gate: TxGate,
     /** This handle is a transaction's: its calls run inside it, never wait for it. */
     private readonly inTx: boolean,
+    /** The file and ANN options, for the worker thread that builds the HNSW index (vector-index-thread.ts). */
+    private readonly file: { path: string; vectorIndex: AnnOptions | undefined },
   ) {}
 
   /** Open a collection file; `create` allows making a new one, `readonly` never writes it (nor migrates it). */
   static open(path: string, opts: SqliteStoreOptions): SqliteStore {
-    return new SqliteStore(SqliteEngine.open(path, opts), { open: undefined, depth: 0 }, false);
+    return new SqliteStore(SqliteEngine.open(path, opts), { open: undefined, depth: 0 }, false, { path, vectorIndex: opts.vectorIndex });
   }
 
   get db(): Db {
@@ -85,7 +91,7 @@ export class SqliteStore implements Store {
     }
     let ended!: () => void;
     this.gate.open = new Promise<void>((resolve) => (ended = resolve));
-    const tx = new SqliteStore(this.engine, this.gate, true);
+    const tx = new SqliteStore(this.engine, this.gate, true, this.file);
     return (async () => {
       try {
         const out = await fn(tx);
@@ -152,7 +158,7 @@ export class SqliteStore implements Store {
     return this.run(() => this.engine.documentState(source));
   }
 
-  replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: Float32Array[]): Promise<void> {
+  replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: readonly ChunkVectors[]): Promise<void> {
     return this.run(() => this.engine.replaceDocument(doc, chunks, vectors));
   }
 
@@ -192,6 +198,10 @@ export class SqliteStore implements Store {
     return this.run(() => this.engine.countVectors());
   }
 
+  countChunksWithVectors(): Promise<number> {
+    return this.run(() => this.engine.countChunksWithVectors());
+  }
+
   chunksMissingVectors(limit: number): Promise<Array<{ rowid: number; text: string }>> {
     return this.run(() => this.engine.chunksMissingVectors(limit));
   }
@@ -200,11 +210,11 @@ export class SqliteStore implements Store {
     return this.run(() => this.engine.allChunkTexts());
   }
 
-  writeVectors(rows: Array<{ rowid: number; vector: Float32Array }>): Promise<void> {
+  writeVectors(rows: Array<{ rowid: number; vector: ChunkVectors }>): Promise<void> {
     return this.run(() => this.engine.writeVectors(rows));
   }
 
-  replaceAllVectors(rows: Array<{ rowid: number; vector: Float32Array }>, meta: Record<string, string>): Promise<void> {
+  replaceAllVectors(rows: Array<{ rowid: number; vector: ChunkVectors }>, meta: Record<string, string>): Promise<void> {
     return this.run(() => this.engine.replaceAllVectors(rows, meta));
   }
 
@@ -216,7 +226,7 @@ export class SqliteStore implements Store {
     return this.run(() => this.engine.chunksOf(documentId));
   }
 
-  vectorsOf(rowids: number[]): Promise<Map<number, Float32Array>> {
+  vectorsOf(rowids: number[]): Promise<Map<number, Float32Array[]>> {
     return this.run(() => this.engine.vectorsOf(rowids));
   }
 
@@ -228,8 +238,29 @@ export class SqliteStore implements Store {
     return this.run(() => this.engine.vectorIndexStatus());
   }
 
-  syncVectorIndex(onProgress?: (done: number, total: number) => void): Promise<VectorIndexStatus> {
-    return this.run(() => this.engine.syncVectorIndex(onProgress));
+  /**
+   * Fold the vector log into the saved HNSW index (or build it). When there is a graph to build or fold,
+   * that runs on a worker thread (vector-index-thread.ts), so this process keeps serving meanwhile;
+   * below the ANN threshold there is nothing to build and it runs here.
+   */
+  async syncVectorIndex(onProgress?: (done: number, total: number) => void): Promise<VectorIndexStatus> {
+    return this.indexJob(false, onProgress);
+  }
+
+  /** Discard the saved HNSW index and build it anew, on a worker thread (`grk doctor --repair` of a damaged one). */
+  rebuildVectorIndex(onProgress?: (done: number, total: number) => void): Promise<VectorIndexStatus> {
+    return this.indexJob(true, onProgress);
+  }
+
+  private async indexJob(rebuild: boolean, onProgress?: (done: number, total: number) => void): Promise<VectorIndexStatus> {
+    const before = await this.vectorIndexStatus();
+    if (this.inTx || this.engine.db.readonly || before.kind === "exact") {
+      return this.run(() => (rebuild ? this.engine.rebuildVectorIndex(onProgress) : this.engine.syncVectorIndex(onProgress)));
+    }
+    const { runVectorIndexJob } = await import("./vector-index-thread.js");
+    await runVectorIndexJob({ path: this.file.path, vectorIndex: this.file.vectorIndex, rebuild }, onProgress);
+    // This connection's view of the index is read again from the saved files.
+    return this.vectorIndexStatus();
   }
 
   getMeta(key: string): Promise<string | undefined> {
@@ -267,6 +298,10 @@ export class SqliteStore implements Store {
 
   historyHealth(): Promise<HistoryHealth> {
     return this.run(() => this.engine.history.health());
+  }
+
+  health(): StoreHealth {
+    return sqliteHealth(this.engine, this);
   }
 
   metadataFields(): Promise<string[]> {

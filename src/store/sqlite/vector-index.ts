@@ -33,7 +33,8 @@
 import type { Statement } from "better-sqlite3";
 import { load as loadSqliteVec } from "sqlite-vec";
 import { GroundkitError } from "../../core/errors.js";
-import { checkDimensions, checkVector, unitCopy } from "../vectors.js";
+import { checkDimensions, checkVector, unitCopy, windowsOf, type ChunkVectors } from "../vectors.js";
+import { chunkOfKeySql, extraWindowKeyRange, WINDOW_KEY_BASE, windowKey } from "../vector-keys.js";
 import { packageMissing } from "../../core/optional-packages.js";
 import { packageManifest } from "../../core/package-root.js";
 import type { Db } from "./db.js";
@@ -276,17 +277,31 @@ function storedBlob(db: Db): (rowid: bigint) => Buffer | undefined {
   return (rowid) => (has.get(rowid) === undefined ? undefined : (get.get(rowid) as Buffer | undefined));
 }
 
-/** Delete vectors by chunk rowid; missing rowids are ignored. Returns how many were deleted. No-op without a table. */
+/**
+ * Delete every vector (each window's) of these chunk rowids; missing rowids are ignored. Returns how many
+ * vectors were deleted. No-op without a table.
+ */
 export function deleteVectors(db: Db, rowids: Iterable<Rowid>): number {
   if (vectorTableDimensions(db) === undefined) return 0;
   loadVectorExtension(db);
+  const windows = hasExtraWindows(db);
+  const keys: bigint[] = [];
+  for (const rowid of rowids) {
+    const id = toBigInt(rowid);
+    keys.push(id);
+    if (windows) keys.push(...extraWindowKeys(db, Number(id)));
+  }
+  return deleteKeys(db, keys);
+}
+
+/** Delete vectors by key (logged for the ANN index); absent keys are ignored. Returns how many were deleted. */
+function deleteKeys(db: Db, keys: Iterable<bigint>): number {
   const del = prepared(db, `DELETE FROM ${VECTOR_TABLE} WHERE rowid = ?`);
   const old = storedBlob(db);
   let deleted = 0;
   db.transaction(() => {
     const changes: Array<{ rowid: bigint; before: Buffer }> = [];
-    for (const rowid of rowids) {
-      const id = toBigInt(rowid);
+    for (const id of keys) {
       const before = old(id);
       if (before === undefined) continue;
       deleted += del.run(id).changes;
@@ -295,6 +310,41 @@ export function deleteVectors(db: Db, rowids: Iterable<Rowid>): number {
     logVectorChanges(db, changes);
   })();
   return deleted;
+}
+
+/** True when some chunk has more than one vector (window policy "max"): a cheap seek in vec0's rowid table. */
+export function hasExtraWindows(db: Db): boolean {
+  if (vectorTableDimensions(db) === undefined) return false;
+  loadVectorExtension(db);
+  return prepared(db, `SELECT 1 FROM ${VECTOR_TABLE}_rowids WHERE rowid >= ? LIMIT 1`).get(BigInt(WINDOW_KEY_BASE)) !== undefined;
+}
+
+/** The stored keys of windows 1 and up of chunk `rowid`, ascending. */
+function extraWindowKeys(db: Db, rowid: number): bigint[] {
+  const [from, to] = extraWindowKeyRange(rowid);
+  return prepared(db, `SELECT rowid FROM ${VECTOR_TABLE}_rowids WHERE rowid BETWEEN ? AND ? ORDER BY rowid`)
+    .pluck()
+    .safeIntegers(true)
+    .all(BigInt(from), BigInt(to)) as bigint[];
+}
+
+/** The vector keys of these chunks (each chunk's row id, and its other windows' keys when the collection has any). */
+export function windowKeysOf(db: Db, rowids: Iterable<number>): Set<number> {
+  const windows = hasExtraWindows(db);
+  const out = new Set<number>();
+  for (const rowid of rowids) {
+    out.add(rowid);
+    if (windows) for (const key of extraWindowKeys(db, rowid)) out.add(Number(key));
+  }
+  return out;
+}
+
+/**
+ * The rows that store a chunk's vectors: its first window under its own rowid, the others under
+ * their window keys (store/vector-keys.ts).
+ */
+export function chunkVectorRows(rowid: number, vectors: ChunkVectors): VectorRow[] {
+  return windowsOf(vectors).map((vector, w) => ({ rowid: windowKey(rowid, w), vector }));
 }
 
 /**
@@ -306,11 +356,11 @@ export function deleteOrphanVectors(db: Db): number {
   loadVectorExtension(db);
   const orphans = prepared(
     db,
-    `SELECT v.rowid AS rowid FROM ${VECTOR_TABLE} v WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = v.rowid)`,
+    `SELECT v.rowid AS rowid FROM ${VECTOR_TABLE}_rowids v WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = ${chunkOfKeySql("v.rowid")})`,
   )
     .safeIntegers(true)
     .all() as Array<{ rowid: bigint }>;
-  return deleteVectors(
+  return deleteKeys(
     db,
     orphans.map((o) => o.rowid),
   );
@@ -322,6 +372,13 @@ export function countVectors(db: Db): number {
   loadVectorExtension(db);
   const row = prepared(db, `SELECT count(*) AS n FROM ${VECTOR_TABLE}`).get() as { n: number };
   return row.n;
+}
+
+/** Number of chunks with a vector (their first window's; 0 without a table). */
+export function countChunksWithVectors(db: Db): number {
+  if (vectorTableDimensions(db) === undefined) return 0;
+  loadVectorExtension(db);
+  return Number(prepared(db, `SELECT count(*) FROM ${VECTOR_TABLE}_rowids WHERE rowid < ?`).pluck().get(BigInt(WINDOW_KEY_BASE)));
 }
 
 /**
@@ -393,19 +450,27 @@ export function knn(db: Db, query: Float32Array, k: number, filter?: VectorFilte
   return hits.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
 }
 
-/** The stored vectors of these chunk rowids (unit length in an l2 table); rowids without one are left out. */
-export function vectorsByRowid(db: Db, rowids: readonly number[]): Map<number, Float32Array> {
-  const out = new Map<number, Float32Array>();
+/**
+ * The stored vectors of these chunk rowids, each chunk's windows first window first (unit length in an l2
+ * table); rowids without one are left out.
+ */
+export function vectorsByRowid(db: Db, rowids: readonly number[]): Map<number, Float32Array[]> {
+  const out = new Map<number, Float32Array[]>();
   if (rowids.length === 0 || vectorTableDimensions(db) === undefined) return out;
   // Reading a vec0 table needs the module too (a `collections copy` from SQLite reads vectors and nothing else of it first).
   loadVectorExtension(db);
-  const get = prepared(db, `SELECT embedding FROM ${VECTOR_TABLE} WHERE rowid = ?`);
+  const get = prepared(db, `SELECT embedding FROM ${VECTOR_TABLE} WHERE rowid = ?`).pluck();
+  const windows = hasExtraWindows(db);
+  // A copy: the blob's buffer is reused by the next row.
+  const read = (key: bigint): Float32Array | undefined => {
+    const bytes = get.get(key) as Buffer | undefined;
+    return bytes === undefined ? undefined : new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  };
   for (const rowid of rowids) {
-    const row = get.get(toBigInt(rowid)) as { embedding: Buffer } | undefined;
-    if (!row) continue;
-    const bytes = row.embedding;
-    // A copy: the blob's buffer is reused by the next row.
-    out.set(rowid, new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)));
+    const first = read(toBigInt(rowid));
+    if (first === undefined) continue;
+    const rest = windows ? extraWindowKeys(db, rowid).map((key) => read(key)!) : [];
+    out.set(rowid, [first, ...rest]);
   }
   return out;
 }

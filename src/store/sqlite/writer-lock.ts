@@ -120,10 +120,6 @@ export async function withWriterLock<T>(lockPath: string, opts: WriterLockOption
   }
 }
 
-/** The line a waiting CLI prints: `waiting for another ingest of collection 'x' (pid 123)…`. */
-export function describeWait(collection: string, holder: LockHolder | undefined): string {
-  return `waiting for another ${holder?.operation ?? "writer"} of collection '${collection}' (${describeHolder(holder)})…`;
-}
 
 
 function busyError(lockPath: string, opts: WriterLockOptions): GroundkitError {

@@ -1,0 +1,7 @@
+"use strict";
+
+const { ESLint } = require("./eslint");
+
+module.exports = {
+	ESLint,
+};

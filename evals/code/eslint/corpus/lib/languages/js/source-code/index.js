@@ -1,0 +1,7 @@
+"use strict";
+
+const SourceCode = require("./source-code");
+
+module.exports = {
+	SourceCode,
+};

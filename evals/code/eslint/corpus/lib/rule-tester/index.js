@@ -1,0 +1,7 @@
+"use strict";
+
+const RuleTester = require("./rule-tester");
+
+module.exports = {
+	RuleTester,
+};
