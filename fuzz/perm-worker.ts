@@ -36,7 +36,7 @@ const { readExtractedSource } = await load<typeof import("../src/cite/read-extra
 const { readSnapshotSource } = await load<typeof import("../src/cite/read-snapshot-source.js")>("cite/read-snapshot-source.js");
 const { SnapshotStore } = await load<typeof import("../src/store/snapshots.js")>("store/snapshots.js");
 const { DEFAULTS } = await load<typeof import("../src/core/config.js")>("core/config.js");
-const { parseCitation } = await load<typeof import("../src/collection/index.js")>("collection.js");
+const { parseCitation } = await load<typeof import("../src/collection/index.js")>("collection/index.js");
 
 process.stdout.write(JSON.stringify({ ready: true, uid: process.getuid?.() }) + "\n");
 

@@ -147,7 +147,7 @@ function ingestAndKill(
         ...process.env,
         GRK_TORTURE_STOP: plan.stop ?? "",
         GRK_TORTURE_DOCS: env.docsDir,
-        GRK_TORTURE_REQUIRE_FROM: join(productJsRoot(), "collection.js"),
+        GRK_TORTURE_REQUIRE_FROM: join(productJsRoot(), "collection", "index.js"),
         // The CLI runs dist/: hook the very module instance it loads.
         GRK_TORTURE_PG_CONNECTION: env.store?.kind === "postgres" ? pathToFileURL(join(dirname(cliPath()), "..", "store", "postgres", "pg-pool.js")).href : "",
       },

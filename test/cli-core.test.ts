@@ -199,7 +199,7 @@ describe("grk status and collections", () => {
   it("reports counts and deletes a collection entirely", () => {
     grk(["ingest", "docs", "--collection", "handbook"], { cwd: work.dir });
     const st = JSON.parse(grk(["status", "--collection", "handbook", "--json"], { cwd: work.dir }).stdout);
-    expect(st).toMatchObject({ collection: "handbook", documents: 3, schema_version: 4 });
+    expect(st).toMatchObject({ collection: "handbook", documents: 3, schema_version: 5 });
     expect(st.last_ingest_at).toMatch(/^\d{4}-/);
     const list = JSON.parse(grk(["collections", "--json"], { cwd: work.dir }).stdout);
     expect(list.collections.map((c: { name: string }) => c.name)).toEqual(["handbook"]);

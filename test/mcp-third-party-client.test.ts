@@ -46,7 +46,7 @@ describe("third-party MCP client (MCP Inspector CLI)", () => {
   it("lists tools and runs search then fetch_chunk over stdio", async () => {
     const list = (await inspector([...stdioTarget(), "--method", "tools/list"])) as { tools: Array<{ name: string }> };
     expect(list.tools.map((t) => t.name).sort()).toEqual(
-      ["fetch_chunk", "get_document", "index_status", "list_collections", "list_documents", "search", "verify_citation", "verify_quote"].sort(),
+      ["document_history", "fetch_chunk", "get_document", "index_status", "list_collections", "list_documents", "search", "verify_citation", "verify_quote"].sort(),
     );
     const search = (await inspector([
       ...stdioTarget(),
@@ -74,7 +74,7 @@ describe("third-party MCP client (MCP Inspector CLI)", () => {
   it("lists tools and searches over Streamable HTTP", async () => {
     const url = `${server.url}/mcp`;
     const list = (await inspector([url, "--transport", "http", "--method", "tools/list"])) as { tools: unknown[] };
-    expect(list.tools.length).toBe(8);
+    expect(list.tools.length).toBe(9);
     const search = (await inspector([
       url,
       "--transport",

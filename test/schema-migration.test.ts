@@ -41,7 +41,7 @@ describe("schema migration v1 -> v2", () => {
   it("indexes every existing chunk into the postings and drops FTS5", async () => {
     const col = await openCollection({ indexDir: work.dir, collection: "old" });
     try {
-      expect(await col.status()).toMatchObject({ schema_version: 4, chunks: CHUNKS });
+      expect(await col.status()).toMatchObject({ schema_version: 5, chunks: CHUNKS });
       const hits = await col.search("w4999 lighthouses");
       expect(hits[0]!.chunk_id).toBe("c4999");
       expect((await col.search("migrated", { topK: 100 })).length).toBe(100);

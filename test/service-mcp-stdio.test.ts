@@ -57,7 +57,7 @@ describe("serve-mcp over stdio with the SDK client", () => {
       expect(client.getServerVersion()).toMatchObject({ name: "groundkit", version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
       expect(client.getInstructions()).toMatch(/search.*fetch_chunk/s);
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(["search", "fetch_chunk", "get_document", "list_documents", "verify_citation", "verify_quote", "list_collections", "index_status"]);
+      expect(tools.map((t) => t.name)).toEqual(["search", "fetch_chunk", "get_document", "list_documents", "document_history", "verify_citation", "verify_quote", "list_collections", "index_status"]);
       for (const t of tools) {
         expect(t.annotations?.readOnlyHint).toBe(true);
         // Output schemas live in /openapi.json, not in the list every connection pays for (ADR 0029).

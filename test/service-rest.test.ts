@@ -136,6 +136,7 @@ describe("read routes", () => {
         "/v1/collections/{collection}/chunks/{chunk_id}",
         "/v1/collections/{collection}/document-text",
         "/v1/collections/{collection}/documents",
+        "/v1/collections/{collection}/history",
         "/v1/search",
         "/v1/verify",
         "/v1/verify-quote",

@@ -240,10 +240,11 @@ describe("one vector per window in every store", () => {
     const psql = readdirSync("/usr/lib/postgresql").map((v) => join("/usr/lib/postgresql", v, "bin", "psql")).find(existsSync)!;
     execFileSync(psql, [pg.url, "-v", "ON_ERROR_STOP=1", "-c", `SET search_path TO "old.main";
       ALTER TABLE vectors DROP CONSTRAINT vectors_pkey; ALTER TABLE vectors DROP COLUMN win; ALTER TABLE vectors ADD PRIMARY KEY (chunk);
+      DROP TABLE history_spans, history_blocks, history_versions;
       UPDATE meta SET value = '2' WHERE key = 'schema_version';`], { stdio: "pipe" });
     store = await PostgresStore.open(config, "main", { create: false });
     try {
-      expect((await store.stats()).schema_version).toBe(4);
+      expect((await store.stats()).schema_version).toBe(5);
       expect(await store.countVectors()).toBe(CHUNKS_PER_DOC);
       expect(await store.countChunksWithVectors()).toBe(CHUNKS_PER_DOC);
       const hits = await store.searchVectors(single[2]!, 1);

@@ -35,6 +35,16 @@ export function locator(c: Citation): string {
   return `${displaySource(c.source)}:${c.start_line}-${c.end_line}${page}${of}`;
 }
 
+/** A verdict's cited text as it was (docs/decisions/0031-document-history.md), when it carries one. */
+export function asCitedLines(v: Verification, indent = "", shown?: string): string[] {
+  const was = v.as_cited;
+  if (!was) return [];
+  const when = was.version === 0 ? `indexed ${was.ingested_at} (the source changed since)` : `version ${was.version}, ingested ${was.ingested_at}`;
+  // Text already printed just above (a chunk kept in history) is named, not repeated.
+  if (was.text === shown) return [`${indent}(the text above is as cited: ${when}, ${displaySource(was.source)})`];
+  return [`${indent}as cited (${when}, ${displaySource(was.source)}):`, ...was.text.split("\n").map((l) => `${indent}| ${l}`), ""];
+}
+
 export function verdictLabel(v: Verification | undefined): string {
   return v ? `[${v.verdict}]` : "";
 }

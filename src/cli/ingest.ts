@@ -5,6 +5,7 @@ import { Command } from "commander";
 import { DEFAULTS } from "../core/config.js";
 import { GroundkitError } from "../core/errors.js";
 import { listCollections, openCollection, removeIfUnused } from "../collection/index.js";
+import { parseHistorySpec } from "../collection/history.js";
 import { isUrlSource } from "../net/url-shape.js";
 import type { IngestProgress, IngestSummary } from "../ingest/ingest.js";
 import { action, collect, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
@@ -26,6 +27,7 @@ interface IngestFlags extends CommonFlags, LockTimeoutFlags {
   progress?: boolean;
   watch?: boolean;
   debounce?: number;
+  history?: string;
 }
 
 export function ingestCommand(): Command {
@@ -44,12 +46,18 @@ export function ingestCommand(): Command {
     .option("--timeout <seconds>", "total time allowed to fetch one URL", intFlag("--timeout", 1, 3600), 30)
     .option("--dense", "also embed chunks (default: the local model; see `embedding` in the config) and backfill chunks without vectors; a collection that has vectors is always embedded into")
     .option("--no-progress", "never show the progress line")
+    .option(
+      "--history <retention>",
+      "keep replaced and removed documents' text: off, on, or versions=N,days=N,bytes=SIZE (recorded for the collection; default on, versions=10,days=180,bytes=256MiB)",
+    )
     .option("--watch", "after ingesting, keep the folders indexed as files change, until SIGINT/SIGTERM (one log line per change)");
   withLockTimeoutOption(cmd);
   withDebounceOption(cmd);
   withCommonOptions(cmd).action(
     action(async (paths: string[], flags: IngestFlags) => {
       const loc = resolveLocation(flags);
+      // Read before anything is opened: a mistyped retention creates no collection.
+      const history = flags.history === undefined ? undefined : parseHistorySpec(flags.history);
       const folders = flags.watch ? watchedFolders(paths) : [];
       await refuseMissingFirstInputs(paths, loc);
       const col = await openCollection({ ...loc, create: true });
@@ -69,6 +77,7 @@ export function ingestCommand(): Command {
         fetchTimeoutMs: (flags.timeout ?? 30) * 1000,
         // Without --dense the collection decides: one that is already dense stays dense (collection/dense-ingest.ts).
         dense: flags.dense,
+        history,
         ...lockWait(flags, col.name),
       };
       if (flags.watch) {

@@ -18,6 +18,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   show: async () => (await import("./show.js")).showCommand(),
   get: async () => (await import("./get.js")).getCommand(),
   ls: async () => (await import("./ls.js")).lsCommand(),
+  history: async () => (await import("./history.js")).historyCommand(),
   verify: async () => (await import("./verify.js")).verifyCommand(),
   status: async () => (await import("./status.js")).statusCommand(),
   doctor: async () => (await import("./doctor.js")).doctorCommand(),

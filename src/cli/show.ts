@@ -2,7 +2,7 @@
 import { Command } from "commander";
 import { openCollection } from "../collection/index.js";
 import { action, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
-import { locator } from "./format.js";
+import { asCitedLines, locator } from "./format.js";
 
 export function showCommand(): Command {
   const cmd = new Command("show")
@@ -24,6 +24,7 @@ export function showCommand(): Command {
         println("");
         println(view.text);
         println("");
+        for (const line of asCitedLines(view.verification, "", view.text)) println(line);
         println(JSON.stringify(view.citation));
       } finally {
         await col.close();

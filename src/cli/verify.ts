@@ -5,7 +5,7 @@ import type { GroundingReport, PassageReport } from "../answer/grounding.js";
 import type { SearchHit, Verification } from "../core/contracts.js";
 import { GroundkitError } from "../core/errors.js";
 import { action, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
-import { locator } from "./format.js";
+import { asCitedLines, locator } from "./format.js";
 
 type VerifyFlags = CommonFlags & { baseDir?: string };
 
@@ -129,7 +129,7 @@ function renderGrounding(r: GroundingReport): string[] {
 function renderVerdict(citation: Parameters<typeof locator>[0] & { chunk_id: string }, input: unknown, index: number, r: Verification): string[] {
   const rank = (input as { rank?: unknown }).rank;
   const label = typeof rank === "number" ? `hit ${rank}` : `citation ${index + 1}`;
-  return [`${r.verdict}  ${label}  ${locator(citation)}  chunk ${citation.chunk_id}`, `   ${r.detail}`];
+  return [`${r.verdict}  ${label}  ${locator(citation)}  chunk ${citation.chunk_id}`, `   ${r.detail}`, ...asCitedLines(r, "   ")];
 }
 
 /** Read one citation, a list, a whole `search --json` output, or an `answer --json` output. */

@@ -7,9 +7,11 @@ import { looksLikeIdPrefix, resolveIdPrefix } from "../core/id-prefix.js";
 import type { CodePointText } from "../core/text.js";
 import { formatIssues } from "../core/validation.js";
 import { citationOf } from "../cite/citation.js";
-import { checkCitation, verifyCitation } from "../cite/verify.js";
+import { textAsCited } from "../cite/as-cited.js";
+import { checkCitation } from "../cite/verify.js";
 import type { Store, StoredChunk } from "../store/store.js";
 import type { CollectionCore } from "./core.js";
+import { historyChunkView } from "./history.js";
 import { readers, recordedBaseDirFor, verifyContext } from "./sources.js";
 import type { ChunkView } from "./types.js";
 
@@ -23,9 +25,15 @@ export async function getChunk(
   opts: { baseDir?: string | undefined; contextChars?: number | undefined },
 ): Promise<ChunkView> {
   const chunk = await core.store.readSnapshot(async (s) => s.getChunk(await resolveChunkId(s, chunkId)));
-  if (!chunk) throw new GroundkitError("CHUNK_NOT_FOUND", `No chunk ${chunkId} in collection '${core.name}'.`);
+  if (!chunk) {
+    // A chunk an earlier version of its document had: shown as it was, verified against the document now.
+    const kept = await historyChunkView(core.store, chunkId);
+    if (!kept) throw new GroundkitError("CHUNK_NOT_FOUND", `No chunk ${chunkId} in collection '${core.name}'.`);
+    return { ...kept, verification: await verify(core, kept.citation, { baseDir: opts.baseDir }), context: null };
+  }
   const citation = citationOf(chunk);
   const { verification, content } = await checkCitation(citation, verifyContext(core, chunk, opts.baseDir));
+  await addTextAsCited(core, citation, verification, content);
   const context = contextAround(verification, content, citation, opts.contextChars ?? 0);
   return {
     chunk_id: chunk.chunk_id,
@@ -55,12 +63,30 @@ export async function verify(
     const doc = await s.getDocument(citation.document_id);
     return { stored: await s.getChunk(citation.chunk_id), doc, recordedBaseDir: doc && (await recordedBaseDirFor(core, doc.source, s)) };
   });
-  return verifyCitation(citation, {
+  const { verification, content } = await checkCitation(citation, {
     ...readers(core),
     indexed: doc,
     baseDir: opts.baseDir ? resolve(opts.baseDir) : (doc?.base_dir ?? recordedBaseDir),
     originalText: opts.originalText ?? (stored?.text_hash === citation.text_hash ? stored.text : undefined),
   });
+  return addTextAsCited(core, citation, verification, content);
+}
+
+/**
+ * A verdict other than `verified` carries the cited text as this collection last held it, when it still does
+ * (docs/decisions/0031-document-history.md), and what the source says now where it was cited (or where it
+ * moved), to set them side by side.
+ */
+async function addTextAsCited(core: CollectionCore, citation: Citation, verification: Verification, content: CodePointText | undefined): Promise<Verification> {
+  if (verification.verdict === "verified") return verification;
+  const asCited = await textAsCited(core.store, citation);
+  if (!asCited) return verification;
+  verification.as_cited = asCited;
+  const at = verification.relocated ?? { start_offset: citation.start_offset, end_offset: citation.end_offset };
+  // Text relocated into another document: what that document says is its own citation's business, not shown here.
+  const elsewhere = verification.relocated?.document_id !== undefined && verification.relocated.document_id !== citation.document_id;
+  if (content && !elsewhere && at.start_offset < content.length) verification.current_text = content.slice(at.start_offset, Math.min(at.end_offset, content.length));
+  return verification;
 }
 
 /** A full chunk id for an id or a unique prefix of one (unchanged when nothing matches). */

@@ -36,6 +36,9 @@ import type {
   SearchOutcome,
 } from "./types.js";
 import { reembed } from "./vectors.js";
+import { documentHistory, readVersion, type DocumentHistory, type DocumentVersionText } from "./history.js";
+import type { HistoryHealth } from "../store/history.js";
+import { GroundkitError } from "../core/errors.js";
 
 /** An open collection. Close it when done. */
 export class Collection {
@@ -213,6 +216,31 @@ export class Collection {
   /** Documents whose source starts with `prefix`, in source order, a page at a time (`after`: the previous page's `next_after`). */
   listDocuments(opts: { prefix?: string | undefined; after?: string | undefined; limit?: number | undefined } = {}): Promise<DocumentPage> {
     return documents.listDocuments(this.core, opts);
+  }
+
+  /** A document's versions (0: current, then the previous ones kept, newest first), by path, URL or id (history.ts). */
+  history(ref: string): Promise<DocumentHistory> {
+    return documentHistory(this.core.store, ref, (r) => this.currentDocument(r), this.name);
+  }
+
+  /** The text of one version of a document, by number (`grk history`) or ingest time. */
+  readVersion(ref: string, version: string): Promise<DocumentVersionText> {
+    return readVersion(this.core.store, ref, version, (r) => this.currentDocument(r), this.name);
+  }
+
+  /** Totals and integrity of the kept history (`grk doctor`). */
+  historyHealth(): Promise<HistoryHealth> {
+    return this.core.store.historyHealth();
+  }
+
+  /** The document a reference names now, undefined when none (a removed one may still have history). */
+  private async currentDocument(ref: string): Promise<StoredDocument | undefined> {
+    try {
+      return await this.findDocument(ref);
+    } catch (err) {
+      if (err instanceof GroundkitError && err.code === "DOCUMENT_NOT_FOUND") return undefined;
+      throw err;
+    }
   }
 
   /** Counts, schema version, embedding identity, last ingest (status.ts); with `replicaLag`, the read replicas' lag. */

@@ -11,6 +11,7 @@ import type { Reranker } from "../retrieve/rerank/reranker.js";
 import type { OpenedStore, ReplicaStatus } from "../store/backends.js";
 import { SnapshotStore } from "../store/snapshots.js";
 import type { Store } from "../store/store.js";
+import { recordedRetention } from "./history.js";
 import type { LockWaitOptions, OpenCollectionOptions } from "./types.js";
 
 export interface CollectionCore {
@@ -64,7 +65,11 @@ export function collectionCore(name: string, indexDir: string, opened: OpenedSto
     writing: (operation, lock, fn) =>
       opened.withWriterLock(
         { collection: name, operation, timeoutMs: lock.lockTimeoutMs ?? DEFAULTS.lockTimeoutMs, onWait: lock.onLockWait },
-        fn,
+        async () => {
+          // Under the lock: the retention the last writer recorded says whether replaced and removed documents are kept.
+          await opened.store.setHistoryRecording((await recordedRetention(opened.store)).enabled);
+          return fn();
+        },
       ),
   };
 }

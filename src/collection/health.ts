@@ -350,6 +350,23 @@ function percent(rate: number): string {
 }
 
 /** Every check of an open collection, in order, with the citation sample's verdicts. */
+/**
+ * The document history (docs/decisions/0031-document-history.md): every span names a stored block, and every
+ * block's text hashes to its key. Not repaired: the text of a broken version is gone either way, and
+ * dropping it is the user's call.
+ */
+async function historyCheck(parts: HealthParts): Promise<DoctorCheck> {
+  const h = await parts.store.historyHealth();
+  const detail = `${h.versions} previous version(s), ${h.blocks} distinct text block(s), ${h.bytes} bytes`;
+  const problems: DoctorProblem[] = [];
+  const examples = h.examples.length > 0 ? ` (e.g. ${h.examples.slice(0, 3).join(", ")})` : "";
+  const action =
+    "those versions' text cannot be shown as it was; `grk ingest <folder> --history off` drops all history (then `--history on` starts it again)";
+  if (h.dangling > 0) problems.push({ message: `${h.dangling} history span(s) name a text block that is not stored${examples}`, action, repairable: false });
+  if (h.mismatched > 0) problems.push({ message: `${h.mismatched} history block(s) whose text does not hash to their key${examples}`, action, repairable: false });
+  return { name: "history", status: problems.length > 0 ? "problem" : "ok", detail, problems };
+}
+
 export async function runHealthChecks(
   parts: HealthParts,
   opts: { sample: number },
@@ -362,6 +379,7 @@ export async function runHealthChecks(
   checks.push(await guarded("embedding", () => embeddingCheck(parts)));
   checks.push(await guarded("extractors", () => extractorsCheck(parts)));
   checks.push(await guarded("snapshots", () => snapshotsCheck(parts)));
+  checks.push(await guarded("history", () => historyCheck(parts)));
   let sample: Record<string, SampleOutcome> = {};
   checks.push(
     await guarded("citations", async () => {

@@ -12,6 +12,14 @@
 export { Collection } from "./collection.js";
 export { parseCitation } from "./chunks.js";
 export {
+  DEFAULT_HISTORY_RETENTION,
+  parseHistorySpec,
+  type DocumentHistory,
+  type DocumentVersionEntry,
+  type DocumentVersionText,
+  type HistoryRetention,
+} from "./history.js";
+export {
   checkDoctorSupported,
   collectionFile,
   deleteCollection,

@@ -12,6 +12,7 @@ import type { CollectionCore } from "./core.js";
 import { ingestEmbeds } from "./dense-ingest.js";
 import type { DenseIngestOptions, LockWaitOptions } from "./types.js";
 import { backfillVectors, bindEmbedding } from "./vectors.js";
+import { applyRetention } from "./history.js";
 
 /**
  * Ingest files, folders and URLs; returns the run's summary. With `dense`, or
@@ -77,6 +78,7 @@ async function ingestLocked(
     core.options.chunking,
   );
   const { chunk_size: chunkSize, chunk_overlap: chunkOverlap } = chunking;
+  const retention = await applyRetention(core.store, opts.history);
   // Decided under the lock too: whether the collection is dense is what the previous writer left.
   const provider = (await ingestEmbeds(core.store, opts.dense)) ? await bindEmbedding(core, true) : undefined;
   let embedded = 0;
@@ -118,6 +120,8 @@ async function ingestLocked(
   );
   summary.chunking = chunking;
   if (provider) summary.vectors_written += await backfillVectors(core, provider, opts.onEmbedProgress);
+  // Retention is enforced at ingest, so history stays within its bounds without a job of its own.
+  if (retention.enabled) await core.store.pruneHistory(retention, new Date());
   // Under the writer lock: fold this run's vector changes into the saved ANN index (a no-op when current).
   await core.store.syncVectorIndex(opts.onIndexProgress);
   return summary;

@@ -17,6 +17,7 @@ import type { LockHolder } from "../store/writer-lock-holder.js";
 import type { StoreStats, StoredDocument, VectorIndexStatus } from "../store/store.js";
 import type { AnswerOptions } from "../answer/answer.js";
 import type { ChatConfig } from "../answer/chat-config.js";
+import type { HistoryRetention } from "../store/history.js";
 
 export interface CollectionLocation {
   /** Directory holding collection files (default `.groundkit`); with a PostgreSQL store, its snapshots. */
@@ -127,6 +128,8 @@ export interface DenseIngestOptions {
   onChunksEmbedded?: ((embedded: number) => void) | undefined;
   /** Called while the ANN index is (re)built at the end of an ingest: vectors added so far, of all. */
   onIndexProgress?: ((done: number, total: number) => void) | undefined;
+  /** Change the history retention this collection records (history.ts parseHistorySpec). */
+  history?: Partial<HistoryRetention> | undefined;
 }
 
 /** A ranked chunk from {@link Collection.retrieve}. */

@@ -83,6 +83,21 @@ export interface Verification {
         end_line?: number | undefined;
       }
     | undefined;
+  /** When not verified: the cited text as the collection last held it (docs/decisions/0031-document-history.md). */
+  as_cited?: AsCited | undefined;
+  /** With `as_cited`: what the source says now at the cited code points (or where the text moved). */
+  current_text?: string | undefined;
+}
+
+/** The cited text as it was, and the version of its document that last held it. */
+export interface AsCited {
+  text: string;
+  /** 0: the version indexed now (its source changed since); n: the n-th previous version (`grk history`). */
+  version: number;
+  /** When that version was ingested. */
+  ingested_at: string;
+  /** That version's source (a moved document's earlier path). */
+  source: string;
 }
 
 /** A chunk as produced by the chunker: a span of its document's content. */

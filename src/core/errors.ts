@@ -75,6 +75,11 @@ export const ERROR_CATALOGUE = {
       "absolute), its URL, or a document-id prefix of 6+ hex digits.",
     toolHint: "Call `list_documents` to see the indexed documents and their ids, or search again.",
   },
+  VERSION_NOT_FOUND: {
+    http: 404,
+    hint: "Run `grk history <document>` to list the versions kept; name one by its number (0 is the current one) or its ingest time.",
+    toolHint: "Call `document_history` without `version` to list the versions kept and their numbers.",
+  },
   SOURCE_NOT_FOUND: { http: 404, hint: "Check the path; it must exist and be readable." },
   AMBIGUOUS_ID: { http: 400, hint: "Type more characters of the id: the message lists the ids that start with it." },
   DOCUMENT_UNAVAILABLE: {

@@ -12,6 +12,7 @@ import type { ToolDefinition, ToolEmitter } from "./tool-definition.js";
 import { deleteDocumentTool } from "./tools/delete-document.js";
 import { fetchChunkTool } from "./tools/fetch-chunk.js";
 import { getDocumentTool } from "./tools/get-document.js";
+import { documentHistoryTool } from "./tools/document-history.js";
 import { listDocumentsTool } from "./tools/list-documents.js";
 import { indexStatusTool } from "./tools/index-status.js";
 import { ingestTool } from "./tools/ingest.js";
@@ -30,6 +31,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   fetchChunkTool,
   getDocumentTool,
   listDocumentsTool,
+  documentHistoryTool,
   verifyCitationTool,
   verifyQuoteTool,
   answerTool,

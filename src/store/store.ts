@@ -9,6 +9,7 @@
  */
 import type { ChunkCode } from "../core/code-languages.js";
 import type { SourceClass } from "../core/contracts.js";
+import type { HistoryChunk, HistoryHealth, HistoryPruned, HistoryRetention, HistorySpan, HistoryVersion } from "./history.js";
 import type { StoreHealth } from "./store-health.js";
 import type { ChunkVectors } from "./vectors.js";
 
@@ -304,6 +305,21 @@ export interface Store {
   getMeta(key: string): Promise<string | undefined>;
   setMeta(key: string, value: string): Promise<void>;
   stats(): Promise<StoreStats>;
+  /**
+   * Keep a document's previous version whenever this handle (and its transactions) replace it with different
+   * content or delete it (store/history.ts). Off by default: then those writes read and write nothing more.
+   */
+  setHistoryRecording(on: boolean): Promise<void>;
+  /** A document's previous versions, newest first (without text). */
+  historyOf(documentId: string): Promise<HistoryVersion[]>;
+  /** A previous version's chunk spans with their text, in ordinal order. */
+  historySpans(versionId: number): Promise<HistorySpan[]>;
+  /** The newest kept version holding a chunk no longer indexed, with that chunk (what an old citation pointed at). */
+  historyChunk(chunkId: string): Promise<HistoryChunk | undefined>;
+  /** Enforce a retention (disabled: drop all history) and drop unreferenced blocks; one transaction. */
+  pruneHistory(retention: HistoryRetention, now: Date): Promise<HistoryPruned>;
+  /** Totals and integrity of the history (dangling spans, blocks whose text does not hash to their key). */
+  historyHealth(): Promise<HistoryHealth>;
   /** The metadata field names any document has (front-matter fields, plus `rel_path` and `ext`), sorted. */
   metadataFields(): Promise<string[]>;
   /** The row-level checks and safe repairs of `grk doctor`; undefined when this store does not offer them. */

@@ -32,6 +32,8 @@ export const fetchChunkTool = defineTool({
     verdict: VerificationOut.shape.verdict,
     detail: z.string(),
     relocated: VerificationOut.shape.relocated,
+    as_cited: VerificationOut.shape.as_cited,
+    current_text: VerificationOut.shape.current_text,
     text: z.string().nullable().describe("The chunk text, only when verified."),
     context: z.looseObject({ before: z.string(), after: z.string() }).nullable(),
   }),
@@ -51,6 +53,7 @@ export const fetchChunkTool = defineTool({
         verdict: view.verification.verdict,
         detail: view.verification.detail,
         ...(view.verification.relocated ? { relocated: view.verification.relocated } : {}),
+        ...(view.verification.as_cited ? { as_cited: view.verification.as_cited, current_text: view.verification.current_text } : {}),
         text: verified ? view.text : null,
         context: view.context,
       };

@@ -36,6 +36,11 @@ export const VerificationOut = z.looseObject({
       end_line: z.number().int().optional(),
     })
     .optional(),
+  as_cited: z
+    .looseObject({ text: z.string(), version: z.number().int(), ingested_at: z.string(), source: z.string() })
+    .optional()
+    .describe("Not verified: the cited text as the collection last held it, and that version (document_history)."),
+  current_text: z.string().optional().describe("With as_cited: the source's text now at that place."),
 });
 
 /** A hit's best-matching passage; offsets are code points of the source document. */

@@ -19,6 +19,8 @@ export const verifyCitationTool = defineTool({
     verdict: VerificationOut.shape.verdict,
     detail: z.string(),
     relocated: VerificationOut.shape.relocated,
+    as_cited: VerificationOut.shape.as_cited,
+    current_text: VerificationOut.shape.current_text,
     citation: CitationOut,
   }),
   rest: { method: "POST", path: "/v1/verify" },

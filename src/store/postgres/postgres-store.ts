@@ -46,6 +46,8 @@ import { PgLexicalSearch, type AllowedChunksSql } from "./lexical-search.js";
 import { syncLexicalSegments as syncLexicalSegmentsOn } from "./lexical-segments.js";
 import { postingsOf } from "./postings.js";
 import { SCHEMA_VERSION } from "./schema.js";
+import * as history from "./history.js";
+import type { HistoryChunk, HistoryHealth, HistoryPruned, HistoryRetention, HistorySpan, HistoryVersion } from "../history.js";
 import { PgPool, runAll, type PgClient, type PgRunner, type Statement } from "./pg-pool.js";
 import { ReplicaSet } from "./replica-set.js";
 import type { ReplicaStatus } from "../backend.js";
@@ -101,6 +103,8 @@ interface SharedState {
   readonly hitRows: ChunkRowCache;
   /** The read replicas {@link PostgresStore.readSnapshot} reads from; none configured: undefined. */
   readonly replicas: ReplicaSet | undefined;
+  /** Keep a document's previous version when it is replaced or deleted (store/history.ts). */
+  recordHistory: boolean;
 }
 
 /** How a read snapshot begins (store.ts readSnapshot). */
@@ -147,7 +151,7 @@ export class PostgresStore implements Store {
       await pool.close();
       throw err;
     }
-    const shared = { walker: randomUUID(), seenPending: [], extensionError: undefined, vectorOptions: opts.vectors ?? {}, lexical: new PgLexicalSearch(), hitRows: new ChunkRowCache(), replicas };
+    const shared = { walker: randomUUID(), seenPending: [], extensionError: undefined, vectorOptions: opts.vectors ?? {}, lexical: new PgLexicalSearch(), hitRows: new ChunkRowCache(), replicas, recordHistory: false };
     return new PostgresStore(pool, schema, shared);
   }
 
@@ -403,7 +407,8 @@ export class PostgresStore implements Store {
     }
     const units = vectors ? await this.unitVectors(vectors.map(windowsOf)) : undefined;
     const postings = chunks.map((ch) => postingsOf(chunkTokens(ch.text, ch.heading_path)));
-    const statements = [this.removeDocumentRows([doc.source]), this.insertDocument(doc, chunks, postings)];
+    const statements = [...this.archive(doc.source, { contentHash: doc.content_hash, at: doc.ingested_at })];
+    statements.push(this.removeDocumentRows([doc.source]), this.insertDocument(doc, chunks, postings));
     if (units && units.length > 0) statements.push(this.upsertVectors(chunks.map((c) => c.chunk_id), units, "chunk_id"));
     statements.push(BUMP_GENERATION);
     // In a savepoint of the caller's transaction, or a transaction of its own.
@@ -434,7 +439,9 @@ export class PostgresStore implements Store {
     const vectors = writes.flatMap((w) => (w.vectors ?? []).map(windowsOf));
     const units = vectors.length > 0 ? await this.unitVectors(vectors) : [];
     const ids = (await this.db.query<{ docs: number[]; chunks: number[] }>(RESERVE_IDS, [writes.length, chunkCount])).rows[0]!;
-    const statements = [this.removeDocumentRows(writes.map((w) => w.doc.source)), bulkInsertStatement(docs, ids.docs, ids.chunks)];
+    // With history on, each replaced document is kept as a version before its rows go (as in replaceDocument).
+    const archives = writes.flatMap((w) => this.archive(w.doc.source, { contentHash: w.doc.content_hash, at: w.doc.ingested_at }));
+    const statements = [...archives, this.removeDocumentRows(writes.map((w) => w.doc.source)), bulkInsertStatement(docs, ids.docs, ids.chunks)];
     if (units.length > 0) {
       // The reserved ids of the chunks that carry vectors, in the order of `units`.
       const keys: number[] = [];
@@ -520,9 +527,40 @@ export class PostgresStore implements Store {
     return this.tx(async (s) => {
       const doc = await s.getDocument(documentId);
       if (!doc) return false;
-      await runAll(s.db, [this.removeDocumentRows([doc.source]), BUMP_GENERATION]);
+      const at = new Date().toISOString();
+      await runAll(s.db, [...this.archive(doc.source, { contentHash: null, at }), this.removeDocumentRows([doc.source]), BUMP_GENERATION]);
       return true;
     });
+  }
+
+  /** With history on, the statement keeping the document at `source` as a version before its rows go. */
+  private archive(source: string, by: { contentHash: string | null; at: string }): Statement[] {
+    return this.shared.recordHistory ? [history.archiveStatement(source, by)] : [];
+  }
+
+  setHistoryRecording(on: boolean): Promise<void> {
+    this.shared.recordHistory = on;
+    return Promise.resolve();
+  }
+
+  historyOf(documentId: string): Promise<HistoryVersion[]> {
+    return history.versionsOf(this.db, documentId);
+  }
+
+  historySpans(versionId: number): Promise<HistorySpan[]> {
+    return history.spansOf(this.db, versionId);
+  }
+
+  historyChunk(chunkId: string): Promise<HistoryChunk | undefined> {
+    return history.chunkOf(this.db, chunkId);
+  }
+
+  pruneHistory(retention: HistoryRetention, now: Date): Promise<HistoryPruned> {
+    return this.tx((s) => history.prune(s.db, retention, now));
+  }
+
+  historyHealth(): Promise<HistoryHealth> {
+    return history.health(this.db);
   }
 
   /** The statement deleting documents' rows; their chunks, postings and vectors go by ON DELETE CASCADE (run in the caller's transaction). */

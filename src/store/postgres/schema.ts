@@ -8,13 +8,14 @@
  * not race.
  */
 
+import { HISTORY_SQL } from "./history.js";
 import { BM25_SEGMENTS_SQL } from "./lexical-schema.js";
 
 /** "GRK1", as for the SQLite files. */
 export const APPLICATION_ID = "GRK1";
 
 /** The schema version this build writes. A collection with a higher version is refused. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 export interface Migration {
   version: number;
@@ -127,5 +128,10 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       CREATE INDEX IF NOT EXISTS documents_by_fingerprint ON documents(fingerprint);
       CREATE INDEX IF NOT EXISTS chunks_by_text_hash ON chunks(text_hash);
     `,
+  },
+  {
+    // Document history (store/history.ts, docs/decisions/0031-document-history.md).
+    version: 5,
+    sql: HISTORY_SQL,
   },
 ];

@@ -12,7 +12,7 @@ import { PostingsIndex } from "./postings.js";
 export const APPLICATION_ID = 0x47524b31;
 
 /** The schema version this build writes. A file with a higher version is refused. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /**
  * Migration N brings a file from version N-1 to N: SQL, then an optional step
@@ -116,6 +116,53 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     sql: `
       CREATE INDEX IF NOT EXISTS documents_by_fingerprint ON documents(fingerprint);
       CREATE INDEX IF NOT EXISTS chunks_by_text_hash ON chunks(text_hash);
+    `,
+  },
+  {
+    // Document history (store/history.ts, docs/decisions/0031-document-history.md):
+    // previous versions, their chunk spans, and the chunk texts once each by SHA-256.
+    // Spans name blocks by hash without a foreign key, so `grk doctor` can report a dangling one.
+    version: 5,
+    sql: `
+      CREATE TABLE history_versions (
+        id             INTEGER PRIMARY KEY,
+        document_id    TEXT NOT NULL,
+        source         TEXT NOT NULL,
+        source_class   TEXT NOT NULL,
+        extractor      TEXT,
+        fingerprint    TEXT NOT NULL,
+        content_hash   TEXT NOT NULL,
+        content_length INTEGER NOT NULL,
+        ingested_at    TEXT NOT NULL,
+        superseded_at  TEXT NOT NULL,
+        reason         TEXT NOT NULL CHECK (reason IN ('replaced', 'removed')),
+        bytes          INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX history_versions_by_document ON history_versions(document_id, id);
+      CREATE INDEX history_versions_by_time ON history_versions(superseded_at);
+
+      CREATE TABLE history_spans (
+        version_id   INTEGER NOT NULL REFERENCES history_versions(id) ON DELETE CASCADE,
+        ordinal      INTEGER NOT NULL,
+        chunk_id     TEXT NOT NULL,
+        start_offset INTEGER NOT NULL,
+        end_offset   INTEGER NOT NULL,
+        start_line   INTEGER NOT NULL,
+        end_line     INTEGER NOT NULL,
+        page_start   INTEGER,
+        page_end     INTEGER,
+        hash         TEXT NOT NULL,
+        PRIMARY KEY (version_id, ordinal)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX history_spans_by_hash ON history_spans(hash);
+      CREATE INDEX history_spans_by_chunk ON history_spans(chunk_id);
+
+      -- A rowid table: WITHOUT ROWID packs rows of kilobytes of text badly (SQLite's own advice).
+      CREATE TABLE history_blocks (
+        hash  TEXT NOT NULL UNIQUE,
+        text  TEXT NOT NULL,
+        bytes INTEGER NOT NULL
+      ) STRICT;
     `,
   },
 ];

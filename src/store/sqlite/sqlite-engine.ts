@@ -50,6 +50,7 @@ import {
   type VectorHit,
 } from "./vector-index.js";
 import { SCHEMA_VERSION } from "./schema.js";
+import { SqliteHistory } from "./history.js";
 import { nearestChunks } from "../vector-keys.js";
 import type { ChunkVectors } from "../vectors.js";
 
@@ -106,6 +107,10 @@ export class SqliteEngine {
   private seenPending: string[] = [];
   private readonly functions: SqlFunctions;
   private readonly ann: AnnIndex;
+  /** Previous versions of documents (store/history.ts). */
+  readonly history: SqliteHistory;
+  /** Archive a document's rows before replacing (with different content) or deleting them. */
+  recordHistory = false;
   /** A deferred read transaction around `fn` (one snapshot), made once. */
   private readonly readTx: { deferred: (fn: () => unknown) => unknown };
 
@@ -117,6 +122,7 @@ export class SqliteEngine {
     this.functions = registerFunctions(db);
     this.ann = new AnnIndex(db, path, !db.readonly, vectorIndex);
     this.postings = new PostingsIndex(db);
+    this.history = new SqliteHistory(db);
     this.readTx = db.transaction((fn: () => unknown) => fn());
     this.stmts = {
       docBySource: db.prepare("SELECT * FROM documents WHERE source = ?"),
@@ -219,7 +225,7 @@ export class SqliteEngine {
       throw new GroundkitError("INTERNAL", `${vectors.length} vectors for ${chunks.length} chunks.`);
     }
     const tx = this.db.transaction(() => {
-      this.removeDocumentRows(doc.source);
+      this.removeDocumentRows(doc.source, { contentHash: doc.content_hash, at: doc.ingested_at });
       const info = this.stmts.insertDoc.run({ ...doc, metadata: JSON.stringify(doc.metadata) });
       const docRowid = Number(info.lastInsertRowid);
       const rows: VectorRow[] = [];
@@ -247,7 +253,7 @@ export class SqliteEngine {
     const tx = this.db.transaction(() => {
       const doc = this.getDocument(documentId);
       if (!doc) return false;
-      this.removeDocumentRows(doc.source);
+      this.removeDocumentRows(doc.source, { contentHash: null, at: new Date().toISOString() });
       this.stmts.bumpGeneration.run();
       return true;
     });
@@ -272,10 +278,16 @@ export class SqliteEngine {
     return (this.stmts.chunksByTextHash.all(textHash, limit) as JoinedRow[]).map(toChunk);
   }
 
-  /** Delete a document's row, chunks and postings (caller holds the transaction). */
-  private removeDocumentRows(source: string): void {
+  /**
+   * Delete a document's row, chunks and postings (caller holds the transaction); with history on, keep it as a
+   * version first unless its replacement (`contentHash`; null when deleting) has the same content.
+   */
+  private removeDocumentRows(source: string, by: { contentHash: string | null; at: string }): void {
     const row = this.stmts.docBySource.get(source) as (DocumentRow & { id: number }) | undefined;
     if (!row) return;
+    if (this.recordHistory && row.content_hash !== by.contentHash) {
+      this.history.archive(row.id, by.contentHash === null ? "removed" : "replaced", by.at);
+    }
     const chunkRowids = this.stmts.chunkRowidsOfDoc.all(row.id) as number[];
     for (const rowid of chunkRowids) this.postings.remove(rowid);
     if (chunkRowids.length > 0 && vectorTableDimensions(this.db) !== undefined) deleteVectors(this.db, chunkRowids);

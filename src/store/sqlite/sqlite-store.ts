@@ -29,6 +29,7 @@ import type {
   VectorIndexStatus,
 } from "../store.js";
 import { replaceEach } from "../store.js";
+import type { HistoryChunk, HistoryHealth, HistoryPruned, HistoryRetention, HistorySpan, HistoryVersion } from "../history.js";
 import type { ChunkVectors } from "../vectors.js";
 import type { Db } from "./db.js";
 import { SqliteEngine, type SqliteStoreOptions } from "./sqlite-engine.js";
@@ -296,6 +297,31 @@ export class SqliteStore implements Store {
 
   stats(): Promise<StoreStats> {
     return this.run(() => this.engine.stats());
+  }
+
+  setHistoryRecording(on: boolean): Promise<void> {
+    this.engine.recordHistory = on;
+    return Promise.resolve();
+  }
+
+  historyOf(documentId: string): Promise<HistoryVersion[]> {
+    return this.run(() => this.engine.history.versionsOf(documentId));
+  }
+
+  historySpans(versionId: number): Promise<HistorySpan[]> {
+    return this.run(() => this.engine.history.spansOf(versionId));
+  }
+
+  historyChunk(chunkId: string): Promise<HistoryChunk | undefined> {
+    return this.run(() => this.engine.history.chunkOf(chunkId));
+  }
+
+  pruneHistory(retention: HistoryRetention, now: Date): Promise<HistoryPruned> {
+    return this.run(() => this.engine.history.prune(retention, now));
+  }
+
+  historyHealth(): Promise<HistoryHealth> {
+    return this.run(() => this.engine.history.health());
   }
 
   health(): StoreHealth {

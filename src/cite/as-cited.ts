@@ -1,0 +1,39 @@
+/**
+ * The cited text as the collection last held it: in the version indexed now
+ * (its source changed since the ingest), else in the newest previous version
+ * that holds it (store/history.ts). Found only when the slice at the citation's
+ * offsets hashes to its text hash, so nothing that merely resembles the cited
+ * text is ever shown as it.
+ */
+import type { AsCited, Citation } from "../core/contracts.js";
+import { CodePointText, sha256 } from "../core/text.js";
+import { assembleVersion, type HistorySpan } from "../store/history.js";
+import type { Store } from "../store/store.js";
+
+/** What a citation's text was, or undefined when neither the index nor its history holds it. */
+export async function textAsCited(store: Store, citation: Citation): Promise<AsCited | undefined> {
+  const { document_id, start_offset: start, end_offset: end, text_hash } = citation;
+  const doc = await store.getDocument(document_id);
+  if (doc) {
+    const chunkId = await store.chunkIdAt(document_id, start);
+    const chunk = chunkId === undefined ? undefined : await store.getChunk(chunkId);
+    const text = chunk && sliceSpan(chunk, start, end);
+    if (text !== undefined && sha256(text) === text_hash) return { text, version: 0, ingested_at: doc.ingested_at, source: doc.source };
+  }
+  const versions = await store.historyOf(document_id);
+  for (let i = 0; i < versions.length; i++) {
+    const v = versions[i]!;
+    if (end > v.content_length) continue;
+    const spans = await store.historySpans(v.version_id);
+    const inOne = spans.find((s) => s.start_offset <= start && s.end_offset >= end);
+    const text = inOne ? sliceSpan(inOne, start, end) : new CodePointText(assembleVersion(v, spans).text).slice(start, end);
+    if (text !== undefined && sha256(text) === text_hash) return { text, version: i + 1, ingested_at: v.ingested_at, source: v.source };
+  }
+  return undefined;
+}
+
+/** The code points [start, end) of a document out of a chunk that holds them (undefined when it does not). */
+function sliceSpan(span: Pick<HistorySpan, "start_offset" | "end_offset" | "text">, start: number, end: number): string | undefined {
+  if (span.text === null || span.start_offset > start || span.end_offset < end) return undefined;
+  return new CodePointText(span.text).slice(start - span.start_offset, end - span.start_offset);
+}
