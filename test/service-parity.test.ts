@@ -157,6 +157,7 @@ describe.each([
       ["verify_quote", { quote: "comparing the hash", document_id: hit.document_id }],
       ["list_collections", {}],
       ["index_status", { collection: "default" }],
+      ["document_history", { document: hit.document_id, collection: "default", version: "0", max_chars: 40 }],
     ];
     const onMcp = expected.filter((t) => t.kind === "read" && (t.surfaces ?? "both") === "both").map((t) => t.name);
     expect([...new Set(calls.map(([name]) => name))].sort()).toEqual(onMcp.sort());

@@ -16,10 +16,8 @@ export const answerTool = defineTool({
   name: "answer",
   title: "Answer a question with checked citations",
   description:
-    "Answer a question from a collection with the server's chat model. Every sentence's citations, every quote " +
-    "(found verbatim in a cited passage or not, with a citation of its own) and every cited passage (re-verified " +
-    "against its source) are checked by groundkit, not by the model, and summed up in a verdict: grounded, " +
-    "partially grounded, ungrounded or abstained. The judge, when asked for, is advisory only.",
+    "Answer a question from a collection with the server's chat model. groundkit, not the model, checks every " +
+    "citation, quote and cited passage against the sources: verdict grounded, partially grounded, ungrounded or abstained.",
   kind: "read",
   surfaces: "rest",
   streams: true,
@@ -27,12 +25,12 @@ export const answerTool = defineTool({
   input: z.strictObject({
     query: z.string().min(1).max(MAX_QUERY_CHARS).describe("The question."),
     collection: CollectionArg.optional(),
-    top_k: z.number().int().min(1).max(20).optional().describe("Passages to retrieve, 1-20 (default 6)."),
-    mode: z.enum(SEARCH_MODES).optional().describe("Retrieval mode (default bm25)."),
-    filters: z.array(z.string().min(1).max(512)).max(MAX_FILTERS).optional().describe("Restrictions such as `path=guides/**`."),
-    rerank: z.boolean().optional().describe("Rerank the candidates first."),
-    rewrite: z.boolean().optional().describe("Let the model rewrite the question into a search query (a failed rewrite is an error)."),
-    judge: z.boolean().optional().describe("Ask a second, advisory model call to rate faithfulness."),
+    top_k: z.number().int().min(1).max(20).optional().describe("Passages, default 6."),
+    mode: z.enum(SEARCH_MODES).optional().describe("Default bm25."),
+    filters: z.array(z.string().min(1).max(512)).max(MAX_FILTERS).optional().describe("As search's."),
+    rerank: z.boolean().optional(),
+    rewrite: z.boolean().optional().describe("Let the model rewrite the question as a search query."),
+    judge: z.boolean().optional().describe("An advisory faithfulness rating by a second call."),
   }),
   output: z.looseObject({
     question: z.string(),

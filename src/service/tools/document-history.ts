@@ -10,13 +10,11 @@ import { CollectionArg } from "./schemas.js";
 export const documentHistoryTool = defineTool({
   name: "document_history",
   title: "Document history",
-  description:
-    "List a document's versions (0 = current, then previous ones kept, newest first) with ingest times and sizes; " +
-    "with `version`, also return that version's text as indexed then.",
+  description: "A document's kept versions (0 = current); with `version`, its text.",
   kind: "read",
   input: z.strictObject({
-    document: z.string().min(1).max(4096).describe("A document_id, or the document's source (a removed one's too)."),
-    version: z.string().min(1).max(40).optional().describe("A version number from the list, or its ingested_at."),
+    document: z.string().min(1).max(4096).describe("document_id or source."),
+    version: z.string().min(1).max(40).optional().describe("Number or ingested_at."),
     collection: CollectionArg.optional(),
     max_chars: z.number().int().min(1).max(DOCUMENT_CHARS.max).optional().describe(`Most code points of text (default ${DOCUMENT_CHARS.default}).`),
   }),

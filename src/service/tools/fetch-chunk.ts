@@ -13,7 +13,7 @@ export const fetchChunkTool = defineTool({
   name: "fetch_chunk",
   title: "Fetch and re-verify a chunk",
   description:
-    "A chunk by chunk_id, re-verified against its source now: full citation, verdict, and the text only when verified.",
+    "A chunk by chunk_id, re-verified against its source now; its text only when verified.",
   kind: "read",
   input: z.strictObject({
     chunk_id: z.string().min(1).max(200),

@@ -11,12 +11,11 @@ export const getDocumentTool = defineTool({
   name: "get_document",
   title: "Read lines of a document",
   description:
-    "Read lines of a document (document_id, unique prefix or source) with a citation for exactly them. At most " +
-    `max_chars code points (default ${DOCUMENT_CHARS.default}); next_line says where to go on. Text and HTML count ` +
-    "the file's lines (a citation's source_start_line), PDFs the extracted text's.",
+    `Read lines of a document with a citation for exactly them (at most max_chars, default ${DOCUMENT_CHARS.default}); ` +
+    "next_line says where to go on. PDFs count the extracted text's lines.",
   kind: "read",
   input: z.strictObject({
-    document: z.string().min(1).max(4096).describe("A document_id, a unique prefix (6+ characters) or the source."),
+    document: z.string().min(1).max(4096).describe("document_id, a 6+ character prefix, or source."),
     collection: CollectionArg.optional(),
     start_line: z.number().int().min(1).optional().describe("1-based (default 1)."),
     end_line: z.number().int().min(1).optional().describe("Inclusive (default: the end)."),

@@ -17,8 +17,7 @@ export const ingestTool = defineTool({
   name: "ingest",
   title: "Ingest sources",
   description:
-    "Index files or folders under the allowed roots, or http(s) URLs, into a collection (created if missing); " +
-    "unchanged sources are skipped, deleted files pruned.",
+    "Index files, folders (under the allowed roots) or http(s) URLs into a collection; unchanged ones are skipped, deleted ones pruned.",
   kind: "mutating",
   input: z.strictObject({
     inputs: z.array(z.string().min(1).max(4096)).min(1).max(64).describe("Paths under an allowed root, or http(s) URLs."),
@@ -31,7 +30,7 @@ export const ingestTool = defineTool({
       .min(MIN_CHUNK_SIZE)
       .max(MAX_CHUNK_SIZE)
       .optional()
-      .describe("Re-chunk with this size (default: the recorded chunking)."),
+      .describe("Re-chunk with this size."),
     chunk_overlap: z
       .number()
       .int()

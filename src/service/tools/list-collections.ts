@@ -6,7 +6,7 @@ import { defineTool } from "../tool-definition.js";
 export const listCollectionsTool = defineTool({
   name: "list_collections",
   title: "List collections",
-  description: "List the collections in the server's index directory with their document and chunk counts.",
+  description: "The collections, with their document and chunk counts.",
   kind: "read",
   input: z.strictObject({}),
   output: z.looseObject({

@@ -8,7 +8,7 @@ import { CollectionArg } from "./schemas.js";
 export const listDocumentsTool = defineTool({
   name: "list_documents",
   title: "List documents",
-  description: "A collection's documents in source order; pass next_after back as after for the next page.",
+  description: "A collection's documents in source order; next_after is the next page's after.",
   kind: "read",
   input: z.strictObject({
     collection: CollectionArg.optional(),

@@ -22,8 +22,7 @@ export const searchTool = defineTool({
   name: "search",
   title: "Search a collection",
   description:
-    "Search a collection. Each hit has a chunk_id and a re-verifiable citation; before quoting, fetch_chunk its " +
-    "chunk_id to re-check the source and get the full chunk.",
+    "Search a collection. Before quoting a hit, fetch_chunk its chunk_id: the whole chunk, re-checked against its source.",
   kind: "read",
   input: z.strictObject({
     query: z.string().min(1).max(MAX_QUERY_CHARS),
@@ -33,25 +32,25 @@ export const searchTool = defineTool({
       .min(1)
       .max(64)
       .optional()
-      .describe("Several collections at once, hits fused by rank."),
+      .describe("Several at once (fused by rank)."),
     all_collections: z.boolean().optional().describe("Every collection at once."),
     top_k: z.number().int().min(1).max(MAX_TOP_K).optional().describe("Default 10."),
-    mode: z.enum(SEARCH_MODES).optional().describe("Default bm25; dense and hybrid need vectors."),
+    mode: z.enum(SEARCH_MODES).optional().describe("Default bm25."),
     filters: z
       .array(z.string().min(1).max(512))
       .max(MAX_FILTERS)
       .optional()
-      .describe("All must hold, e.g. `path=guides/**`, `class=text`, `ext=md`, `tag=security`."),
+      .describe("All must hold: `path=guides/**`, `ext=md`, `lang=go`…"),
     rerank: z.boolean().optional(),
     verify: z.boolean().optional().describe("Re-check each hit against its source."),
     min_score: z
       .number()
       .optional()
-      .describe("Drop hits scoring under this (the mode's own score)."),
+      .describe("Drop hits scoring under this."),
     format: z
       .enum(["full", "compact"])
       .optional()
-      .describe("compact (MCP default) or full (REST default: adds chunk text, headings, term offsets)."),
+      .describe("compact (MCP default) or full (adds chunk text, headings, offsets)."),
     max_chars: z
       .number()
       .int()
@@ -65,7 +64,7 @@ export const searchTool = defineTool({
       .min(1)
       .max(MAX_TOP_K * MAX_PASSAGE_CHARS)
       .optional()
-      .describe("Compact only: bound on all passages together; hits left out are counted in `omitted`."),
+      .describe("Compact: bound on all passages; hits left out are counted in `omitted`."),
     context_chars: contextCharsArg(
       MAX_CONTEXT_CHARS,
       `Full only: source text each side of each hit (0-${MAX_CONTEXT_CHARS}; implies verify).`,

@@ -8,11 +8,11 @@ export const verifyCitationTool = defineTool({
   name: "verify_citation",
   title: "Verify a citation",
   description:
-    "Re-check a citation against its source: verified (still there, exactly), drifted or unresolvable, with a detail.",
+    "Re-check a citation against its source: verified, drifted (with where it went) or unresolvable.",
   kind: "read",
   input: z.strictObject({
     citation: CitationSchema.describe("As search or fetch_chunk returned it."),
-    text: z.string().max(1_000_000).optional().describe("The cited text, if known: a drift then says where it moved."),
+    text: z.string().max(1_000_000).optional().describe("The cited text, if known."),
     collection: CollectionArg.optional(),
   }),
   output: z.looseObject({

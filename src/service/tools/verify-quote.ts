@@ -8,8 +8,7 @@ export const verifyQuoteTool = defineTool({
   name: "verify_quote",
   title: "Verify a quote",
   description:
-    "Check that an exact quote (whitespace aside) occurs in a chunk (chunk_id) or a document (document_id): the " +
-    "citation of each occurrence and a verdict (verified, drifted, unresolvable, not_found).",
+    "Find an exact quote (whitespace aside) in a chunk or a document: a citation per occurrence and a verdict.",
   kind: "read",
   input: z.strictObject({
     quote: z.string().min(1).max(MAX_QUOTE_CHARS),

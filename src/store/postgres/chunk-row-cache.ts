@@ -4,9 +4,11 @@
  * round trip (lexical-rows.ts). Safe because such a row never changes: a
  * replacement deletes a document's rows and inserts new ones under new ids
  * from a sequence that never goes back (a rollback included), and nothing
- * updates chunks or documents in place. Entries are keyed on the `chunks`
- * table's OID as well, so a collection dropped and made again under the same
- * name (its ids start over) never finds the old rows. Least recently used
+ * updates chunks in place; a document's source changes in place only by a
+ * move, which counts itself (meta `moves`). Entries are keyed on the `chunks`
+ * table's OID and that count as well (the scope), so a collection dropped and
+ * made again under the same name (its ids start over) never finds the old
+ * rows, and a moved document's rows are read again. Least recently used
  * rows go first once the texts pass the byte budget.
  */
 import type { JoinedRow } from "../rows.js";
@@ -26,9 +28,9 @@ export class ChunkRowCache {
 
   constructor(private readonly budget = DEFAULT_BYTES) {}
 
-  /** The row of chunk `rowid` of the collection whose `chunks` table is `table`, if held (and now the most recent). */
-  get(table: number, rowid: number): JoinedRow | undefined {
-    const key = `${table}:${rowid}`;
+  /** The row of chunk `rowid` in `scope` (the `chunks` table's OID and the move count), if held (and now the most recent). */
+  get(scope: string, rowid: number): JoinedRow | undefined {
+    const key = `${scope}:${rowid}`;
     const entry = this.rows.get(key);
     if (!entry) {
       this.misses++;
@@ -40,9 +42,9 @@ export class ChunkRowCache {
     return entry.row;
   }
 
-  put(table: number, rowid: number, row: JoinedRow): void {
+  put(scope: string, rowid: number, row: JoinedRow): void {
     if (this.budget <= 0) return;
-    const key = `${table}:${rowid}`;
+    const key = `${scope}:${rowid}`;
     const bytes = 2 * (row.text.length + row.chunk_metadata.length + row.metadata.length + row.source.length) + ENTRY_OVERHEAD;
     const old = this.rows.get(key);
     if (old) this.bytes -= old.bytes;

@@ -3,7 +3,8 @@
  * one statement (lexical-search.ts), then the hits' chunk and document rows
  * fetched by id in a second. Rows are never updated in place (a replacement
  * deletes a document's rows and inserts new ones under new ids), so a row
- * fetched by id is exactly the row the scoring statement saw; if one of them
+ * fetched by id is exactly the row the scoring statement saw (a move rewrites
+ * a document's source in place, and counts itself in meta `moves`, which keys the cache); if one of them
  * is gone (a writer replaced it in between, or a replica replayed that), the
  * search runs again, so every answer is one snapshot's top k, on a replica
  * too. Two round trips instead of a REPEATABLE READ transaction's four, and
@@ -38,12 +39,14 @@ export async function searchLexicalRows(
   cache?: ChunkRowCache,
 ): Promise<ScoredChunk[]> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const { hits, table } = await engine.find(q, terms, k, allowed);
+    const { hits, table, moves } = await engine.find(q, terms, k, allowed);
     if (hits.length === 0) return [];
+    // Rows are cached per incarnation of the collection and per count of in-place moves (a move rewrites a source).
+    const scope = `${table}:${moves}`;
     const byId = new Map<number, JoinedRow>();
     const missing: number[] = [];
     for (const h of hits) {
-      const row = cache?.get(table, h.rowid);
+      const row = cache?.get(scope, h.rowid);
       if (row) byId.set(h.rowid, row);
       else missing.push(h.rowid);
     }
@@ -52,7 +55,7 @@ export async function searchLexicalRows(
       if (rows.length < missing.length) continue;
       for (const r of rows) {
         byId.set(r.rowid_, r);
-        cache?.put(table, r.rowid_, r);
+        cache?.put(scope, r.rowid_, r);
       }
     }
     return hits.map((h) => ({ ...toChunk(byId.get(h.rowid)!), score: h.score }));

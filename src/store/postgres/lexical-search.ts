@@ -27,7 +27,12 @@ export interface LexicalHit {
 export interface LexicalHits {
   hits: LexicalHit[];
   table: number;
+  /** How many documents have moved in place (meta `moves`): rows cached before a move name its old source. */
+  moves: number;
 }
+
+/** The meta key counting documents moved in place (postgres-store.ts moveDocument). */
+export const MOVES_KEY = "moves";
 
 /** A filter as SQL selecting the allowed chunk ids (`SELECT c.id FROM …`), with its parameters from $1. */
 export interface AllowedChunksSql {
@@ -64,7 +69,7 @@ function searchSql(allowed: string | undefined): string {
     top_hi AS (SELECT coalesce(max(hi), 0) AS hi FROM segs),
     q AS (SELECT t, i FROM unnest($1::text[]) WITH ORDINALITY AS q(t, i))
   SELECT 'state' AS kind, NULL::float8 AS uid, s.docs::float8 AS a, s.total_len::float8 AS b, to_regclass('chunks')::oid::int8::float8 AS c,
-    NULL::float8 AS d, NULL::float8 AS e, NULL::bytea AS data, NULL::float8[] AS ids, NULL::int[] AS tfs, NULL::int[] AS dls
+    coalesce((SELECT m.value FROM meta m WHERE m.key = '${MOVES_KEY}')::float8, 0) AS d, NULL::float8 AS e, NULL::bytea AS data, NULL::float8[] AS ids, NULL::int[] AS tfs, NULL::int[] AS dls
   FROM bm25_stats s
   UNION ALL
   SELECT 'seg', g.uid, g.ndocs, g.dead, NULL, NULL, NULL,
@@ -96,7 +101,7 @@ function searchSql(allowed: string | undefined): string {
 }
 
 /** The statement without a filter, named: prepared once per connection, never planned again. */
-const SEARCH: NamedStatement = { name: "grk_bm25_search_v2", text: searchSql(undefined) };
+const SEARCH: NamedStatement = { name: "grk_bm25_search_v3", text: searchSql(undefined) };
 
 /** A cached item a reply left out was evicted meanwhile (by a concurrent search): ask again, sending no cache keys. */
 class CacheRace extends Error {}
@@ -138,7 +143,7 @@ export class PgLexicalSearch {
   /** {@link search}, with the OID of the `chunks` table the hits are rows of (a key for rows cached by id). */
   async find(q: Queryable, terms: readonly string[], k: number, allowed?: AllowedChunksSql): Promise<LexicalHits> {
     const query = countQueryTerms(terms);
-    if (query.terms.length === 0 || !(k >= 1)) return { hits: [], table: 0 };
+    if (query.terms.length === 0 || !(k >= 1)) return { hits: [], table: 0, moves: 0 };
     const limit = Math.floor(Math.min(k, 1_000_000));
     // A filter's SQL varies with the filter: planned each time.
     const sql = allowed ? searchSql(shiftParams(allowed.sql, 4)) : SEARCH;
@@ -153,8 +158,8 @@ export class PgLexicalSearch {
       }
       const rows = await rowsOf<Row>(q, sql, [query.terms, cachedLists, cachedDocs, cachedDead, ...(allowed?.params ?? [])]);
       try {
-        const table = rows.find((r) => r.kind === "state")?.c ?? 0;
-        return { hits: this.score(rows, query.terms, query.qtfs, limit), table };
+        const state = rows.find((r) => r.kind === "state");
+        return { hits: this.score(rows, query.terms, query.qtfs, limit), table: state?.c ?? 0, moves: state?.d ?? 0 };
       } catch (err) {
         if (!(err instanceof CacheRace) || attempt > 0) throw err;
       }

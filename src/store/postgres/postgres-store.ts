@@ -42,7 +42,7 @@ import { compileChunkFilter, globKey, globsOf, Params, PATH_OF_DOCUMENT } from "
 import { dropSchema, lockKey, openSchema, quoteIdent } from "./open-schema.js";
 import { ChunkRowCache } from "./chunk-row-cache.js";
 import { searchLexicalRows } from "./lexical-rows.js";
-import { PgLexicalSearch, type AllowedChunksSql } from "./lexical-search.js";
+import { MOVES_KEY, PgLexicalSearch, type AllowedChunksSql } from "./lexical-search.js";
 import { syncLexicalSegments as syncLexicalSegmentsOn } from "./lexical-segments.js";
 import { postingsOf } from "./postings.js";
 import { SCHEMA_VERSION } from "./schema.js";
@@ -592,7 +592,12 @@ export class PostgresStore implements Store {
         JSON.stringify(to.metadata),
       ]);
       if (moved.rowCount === 0) return false;
-      await runAll(s.db, [BUMP_GENERATION]);
+      // Counted, so every process's cache of hit rows (chunk-row-cache.ts) reads the moved rows again.
+      const countMove = {
+        sql: `INSERT INTO meta (key, value) VALUES ($1, '1') ON CONFLICT (key) DO UPDATE SET value = (meta.value::bigint + 1)::text`,
+        params: [MOVES_KEY],
+      };
+      await runAll(s.db, [countMove, BUMP_GENERATION]);
       return true;
     });
   }
