@@ -164,5 +164,27 @@ for (const store of ["sqlite", "postgres"] as const) {
         await col.close();
       }
     });
+
+    it("a citation alone (no text) of a removed file finds its text in another file through the kept history", async () => {
+      const { folder, col } = await setup(store);
+      try {
+        writeFileSync(join(folder, "beta.md"), BETA);
+        writeFileSync(join(folder, "gamma.md"), GAMMA);
+        await col.ingest([folder]);
+        const beta = await cite(col, "pelicans pouches");
+        // Beta's text pasted after other words into another file (its chunk there has another hash), beta.md deleted.
+        writeFileSync(join(folder, "merged.md"), `# Merged\n\nSome words first.\n\n${BETA}`);
+        rmSync(join(folder, "beta.md"));
+        await col.ingest([folder]);
+        // Only the removed document's kept version still holds the cited text.
+        const v = await col.verify(beta.citation, {});
+        expect(v.verdict).toBe("drifted");
+        const at = `# Merged\n\nSome words first.\n\n`.length;
+        expect(v.relocated).toMatchObject({ source: join(folder, "merged.md"), start_offset: at, end_offset: at + beta.text.length });
+        expect(v.as_cited).toMatchObject({ text: beta.text, version: 1 });
+      } finally {
+        await col.close();
+      }
+    });
   });
 }

@@ -11,7 +11,10 @@ import { assembleVersion, type HistorySpan } from "../store/history.js";
 import type { Store } from "../store/store.js";
 
 /** What a citation's text was, or undefined when neither the index nor its history holds it. */
-export async function textAsCited(store: Store, citation: Citation): Promise<AsCited | undefined> {
+export async function textAsCited(
+  store: Pick<Store, "getDocument" | "chunkIdAt" | "getChunk" | "historyOf" | "historySpans">,
+  citation: Citation,
+): Promise<AsCited | undefined> {
   const { document_id, start_offset: start, end_offset: end, text_hash } = citation;
   const doc = await store.getDocument(document_id);
   if (doc) {
