@@ -122,6 +122,7 @@ describe("grk doctor", () => {
       "embedding",
       "extractors",
       "snapshots",
+      "history",
       "citations",
     ]);
     expect(report.sample.classes).toMatchObject({
