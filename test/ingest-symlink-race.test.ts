@@ -151,17 +151,20 @@ describe("a swapper process racing ingest and verification", () => {
     expect(hits.map((h) => h.citation.source).sort()).toEqual([join(docs, "d", "g.md"), join(docs, "f.md")]);
     const swapper = await swapping();
     const verdicts: Record<string, number> = {};
+    const inside = new Set(hits.map((h) => h.citation.source));
     try {
       for (let i = 0; i < 1000; i++) {
         for (const hit of hits) {
           const v = await col.verify(hit.citation);
-          verdicts[v.verdict] = (verdicts[v.verdict] ?? 0) + 1;
+          // A file gone for an instant of the swap may be found in the other inside file (verify across files): named there.
+          const key = v.verdict === "drifted" && v.relocated?.source !== undefined && inside.has(v.relocated.source) && v.relocated.source !== hit.citation.source ? "found in the other inside file" : v.verdict;
+          verdicts[key] = (verdicts[key] ?? 0) + 1;
         }
       }
     } finally {
       await stop(swapper);
     }
-    // Only the inside text (verified) or a refusal (unresolvable); "drifted" would mean the outside file was read.
+    // Only the inside text (verified), a refusal (unresolvable) or the other inside file; "drifted" would mean the outside file was read.
     expect(verdicts.drifted ?? 0, JSON.stringify(verdicts)).toBe(0);
     expect(verdicts.unresolvable ?? 0).toBeGreaterThan(0);
   });

@@ -2,8 +2,8 @@
  * Verify across files: when a citation's text is not where it claims (its
  * document moved, was removed, or no longer holds the text), look for the
  * exact cited text among the documents the collection indexed, through the
- * index: first the citation's own document (at its current source), then
- * documents with a chunk whose text hash is the citation's, then the best
+ * index, never in the cited document itself (already checked): documents
+ * with a chunk whose text hash is the citation's, then the best
  * lexical matches for the cited text's terms. Only indexed documents are read
  * (each through containment under its own base dir, like any verification),
  * and only an exact occurrence of the cited text counts: text that merely
@@ -70,19 +70,19 @@ export type ElsewhereOutcome =
  * text that occurs at several places (a boilerplate header, a paragraph two
  * files share) cannot say which one the citation became, and pointing at
  * one of them could be pointing at the wrong place. `skip` is never read
- * (the document already checked); `first` is read before any other.
+ * (the document already checked).
  */
 export async function findElsewhere(
   citation: Citation,
   text: string,
   lookup: ElsewhereLookup,
-  opts: { first?: StoredDocument | undefined; skip?: string | undefined } = {},
+  opts: { skip?: string | undefined } = {},
 ): Promise<ElsewhereOutcome> {
   if (text.length === 0) return { kind: "none" };
   let read = 0;
   const tried = new Set<string>(opts.skip === undefined ? [] : [opts.skip]);
   const places: FoundElsewhere[] = [];
-  for await (const doc of candidates(citation, text, lookup, opts.first)) {
+  for await (const doc of candidates(citation, text, lookup)) {
     if (tried.has(doc.document_id)) continue;
     tried.add(doc.document_id);
     if (read++ >= MAX_DOCUMENTS_READ) break;
@@ -107,8 +107,7 @@ export async function findElsewhere(
 }
 
 /** Candidate documents, best first, each at most once (duplicates are skipped by the caller). */
-async function* candidates(citation: Citation, text: string, lookup: ElsewhereLookup, first: StoredDocument | undefined): AsyncGenerator<StoredDocument> {
-  if (first) yield first;
+async function* candidates(citation: Citation, text: string, lookup: ElsewhereLookup): AsyncGenerator<StoredDocument> {
   for (const chunk of await lookup.store.chunksWithTextHash(citation.text_hash, CHUNKS_ASKED)) yield chunk.document;
   const terms = lookupTerms(text);
   if (terms.length === 0) return;

@@ -19,7 +19,7 @@ export type IndexedSource = Pick<StoredDocument, "source" | "source_class" | "ex
 export function assertIndexedSource(citation: Citation, indexed: IndexedSource | undefined, collection: string): void {
   const doc = `document '${citation.document_id}'`;
   if (!indexed) {
-    throw unresolvable(`${doc} is not in collection '${collection}'; only sources the collection indexed are verified.`);
+    throw unresolvable(`${doc} is not in collection '${collection}'; only sources the collection indexed are verified.`, { gone: true });
   }
   if (indexed.source !== citation.source) {
     throw unresolvable(`the citation's source does not match the indexed ${doc}; only sources the collection indexed are verified.`);

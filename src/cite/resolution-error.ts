@@ -8,6 +8,8 @@ export class ResolutionError extends Error {
   constructor(
     readonly verdict: Exclude<Verdict, "verified">,
     readonly detail: string,
+    /** The source is gone (its file deleted, or its document no longer indexed), not refused: its text may be elsewhere. */
+    readonly gone = false,
   ) {
     super(detail);
     this.name = "ResolutionError";
@@ -15,6 +17,6 @@ export class ResolutionError extends Error {
 }
 
 /** Shorthand for the common case: the source cannot be checked. */
-export function unresolvable(detail: string): ResolutionError {
-  return new ResolutionError("unresolvable", detail);
+export function unresolvable(detail: string, opts: { gone?: boolean } = {}): ResolutionError {
+  return new ResolutionError("unresolvable", detail, opts.gone ?? false);
 }

@@ -121,7 +121,9 @@ async function checkUntraced(
     return found ?? { verification: { ...verification, detail: moveNote + verification.detail }, ...current };
   } catch (err) {
     if (!(err instanceof ResolutionError)) throw err;
-    const found = await lookElsewhere(citation, ctx, moveNote + err.detail, undefined);
+    // Only for a source that is gone (deleted, or no longer indexed), never one refused (outside its base directory,
+    // unreadable, another class or extractor: ADR 0005); and only in the other documents, the cited one was just read.
+    const found = err.gone ? await lookElsewhere(citation, ctx, moveNote + err.detail, citation.document_id) : undefined;
     return found ?? { verification: { verdict: err.verdict, detail: moveNote + err.detail } };
   }
 }
@@ -143,16 +145,14 @@ function followedMove(citation: Citation, movedTo: string, moveNote: string, cur
 /**
  * The cited text found in another indexed document, as a `drifted`
  * verification saying where; undefined when the text is unknown or nowhere.
- * `skip` is the document already checked.
+ * `skip` is the cited document, already checked.
  */
-async function lookElsewhere(citation: Citation, ctx: VerifyContext, why: string, skip: string | undefined): Promise<CheckedCitation | undefined> {
+async function lookElsewhere(citation: Citation, ctx: VerifyContext, why: string, skip: string): Promise<CheckedCitation | undefined> {
   const elsewhere = ctx.elsewhere;
   if (!elsewhere) return undefined;
   const text = trustedOriginal(citation, ctx.originalText) ?? (await elsewhere.citedText(citation));
   if (text === undefined || sha256(text) !== citation.text_hash) return undefined;
-  // The cited document at its current source, when it cannot have been checked yet (its class or extractor changed).
-  const first = skip === undefined ? await elsewhere.store.getDocument(citation.document_id) : undefined;
-  const outcome = await findElsewhere(citation, text, elsewhere, { first, skip });
+  const outcome = await findElsewhere(citation, text, elsewhere, { skip });
   if (outcome.kind === "none") return undefined;
   if (outcome.kind === "ambiguous") {
     const [a, b] = outcome.places;
@@ -227,7 +227,7 @@ async function containedPath(source: string, baseDir: string): Promise<string> {
     if (err.code === "PATH_ESCAPES_BASE") {
       throw unresolvable(`the source resolves outside the base directory ${baseDir}; refused before reading.`);
     }
-    if (err.code === "SOURCE_NOT_FOUND") throw unresolvable("the source file no longer exists.");
+    if (err.code === "SOURCE_NOT_FOUND") throw unresolvable("the source file no longer exists.", { gone: true });
     throw unresolvable(`the source cannot be read: ${err.message}`);
   }
 }

@@ -4,7 +4,7 @@ import { CitationSchema, type Citation, type Verification } from "../core/contra
 import { GroundkitError } from "../core/errors.js";
 import { codeSymbolLabel } from "../core/code-languages.js";
 import { looksLikeIdPrefix, resolveIdPrefix } from "../core/id-prefix.js";
-import type { CodePointText } from "../core/text.js";
+import { sha256, type CodePointText } from "../core/text.js";
 import { formatIssues } from "../core/validation.js";
 import { citationOf } from "../cite/citation.js";
 import { textAsCited } from "../cite/as-cited.js";
@@ -79,6 +79,8 @@ export async function verify(
  */
 async function addTextAsCited(core: CollectionCore, citation: Citation, verification: Verification, content: CodePointText | undefined): Promise<Verification> {
   if (verification.verdict === "verified") return verification;
+  // Text unchanged at its code points (only its lines or pages moved): the source says what was cited.
+  if (content && !verification.relocated && sha256(content.slice(citation.start_offset, citation.end_offset)) === citation.text_hash) return verification;
   const asCited = await textAsCited(core.store, citation);
   if (!asCited) return verification;
   verification.as_cited = asCited;
