@@ -22,6 +22,7 @@
  * aborts is dropped from the queue, or, running, abandoned: its worker is
  * terminated (a parser cannot be interrupted) and replaced for the next job.
  */
+import { workerEntry } from "../core/worker-entry.js";
 import { Worker } from "node:worker_threads";
 import { ERROR_CATALOGUE, GroundkitError, type ErrorCode } from "../core/errors.js";
 import type { ExtractRequest, ProbeRequest, WorkerError, WorkerReply } from "./extraction-protocol.js";
@@ -44,15 +45,6 @@ interface InFlight {
   settle: (reply: WorkerReply) => void;
   /** The worker died under this request: `outOfMemory` when its heap limit killed it. */
   lost: (why: string, outOfMemory: boolean) => void;
-}
-
-/** Where the worker's code is: compiled JS next to this file, or the TypeScript source under the test runner. */
-function workerEntry(): { url: URL; execArgv?: string[] } {
-  if (!import.meta.url.endsWith(".ts")) return { url: new URL("./extraction-worker.js", import.meta.url) };
-  // Running from source (vitest): Node 20 cannot load .ts, so the worker first registers
-  // the repository's development-only transpiling hooks. Never the case for dist/.
-  const hooks = new URL("../../scripts/ts-source-register.mjs", import.meta.url).href;
-  return { url: new URL("./extraction-worker.ts", import.meta.url), execArgv: [...process.execArgv, "--import", hooks] };
 }
 
 function errorFrom(error: WorkerError): Error {
@@ -105,7 +97,7 @@ class Lane {
   }
 
   private spawn(heapMb: number): void {
-    const entry = workerEntry();
+    const entry = workerEntry(import.meta.url, "extraction-worker");
     const worker = new Worker(entry.url, {
       ...(entry.execArgv ? { execArgv: entry.execArgv } : {}),
       resourceLimits: { maxOldGenerationSizeMb: heapMb },

@@ -4,6 +4,7 @@
  * build takes minutes to hours at scale, and a serving process must keep
  * answering meanwhile (issue 26). The caller holds the collection's writer lock.
  */
+import { workerEntry } from "../../core/worker-entry.js";
 import { Worker } from "node:worker_threads";
 import { ERROR_CATALOGUE, GroundkitError, type ErrorCode } from "../../core/errors.js";
 import type { VectorIndexStatus } from "../store.js";
@@ -22,18 +23,9 @@ export type VectorIndexJobMessage =
   | { type: "done"; status: VectorIndexStatus }
   | { type: "error"; error: { code?: string | undefined; message: string; detail?: Record<string, unknown> | undefined } };
 
-/** Where the worker's code is: compiled JS next to this file, or the TypeScript source under the test runner. */
-function workerEntry(): { url: URL; execArgv?: string[] } {
-  if (!import.meta.url.endsWith(".ts")) return { url: new URL("./vector-index-job.js", import.meta.url) };
-  // Running from source (vitest): Node 20 cannot load .ts, so the worker first registers
-  // the repository's development-only transpiling hooks. Never the case for dist/.
-  const hooks = new URL("../../../scripts/ts-source-register.mjs", import.meta.url).href;
-  return { url: new URL("./vector-index-job.ts", import.meta.url), execArgv: [...process.execArgv, "--import", hooks] };
-}
-
 /** Run the job on a worker thread; resolves with the index's status after it. */
 export function runVectorIndexJob(job: VectorIndexJob, onProgress?: (done: number, total: number) => void): Promise<VectorIndexStatus> {
-  const entry = workerEntry();
+  const entry = workerEntry(import.meta.url, "vector-index-job");
   return new Promise((resolve, reject) => {
     let settled = false;
     const worker = new Worker(entry.url, { workerData: job, ...(entry.execArgv ? { execArgv: entry.execArgv } : {}) });
