@@ -32,6 +32,7 @@ import { replaceEach } from "../store.js";
 import type { HistoryChunk, HistoryHealth, HistoryPruned, HistoryRetention, HistorySpan, HistoryVersion } from "../history.js";
 import type { ChunkVectors } from "../vectors.js";
 import type { Db } from "./db.js";
+import { settle } from "./settle.js";
 import { SqliteEngine, type SqliteStoreOptions } from "./sqlite-engine.js";
 
 export type { SqliteStoreOptions };
@@ -75,11 +76,7 @@ export class SqliteStore implements Store {
   private run<T>(fn: () => T): Promise<T> {
     const open = this.gate.open;
     if (open !== undefined && !this.inTx) return open.then(() => this.run(fn));
-    try {
-      return Promise.resolve(fn());
-    } catch (err) {
-      return Promise.reject(err as Error);
-    }
+    return settle(fn);
   }
 
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
