@@ -61,7 +61,7 @@ export function repair(core: CollectionCore, lock: LockWaitOptions): Promise<Rep
 async function healthParts(core: CollectionCore): Promise<HealthParts> {
   const health = core.store.health();
   if (health === undefined) {
-    throw new GroundkitError("STORE_UNSUPPORTED", `grk doctor checks SQLite collections; '${core.name}' is in PostgreSQL.`);
+    throw new GroundkitError("STORE_UNSUPPORTED", `grk doctor cannot check '${core.name}': its store offers no row checks.`);
   }
   return {
     name: core.name,
