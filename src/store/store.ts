@@ -9,7 +9,7 @@
  */
 import type { ChunkCode } from "../core/code-languages.js";
 import type { SourceClass } from "../core/contracts.js";
-import type { HistoryChunk, HistoryHealth, HistoryPruned, HistoryRetention, HistorySpan, HistoryVersion } from "./history.js";
+import type { HistoryChunk, HistoryHealth, HistoryPruned, HistoryRecord, HistoryRetention, HistorySpan, HistoryTotals, HistoryVersion } from "./history.js";
 import type { StoreHealth } from "./store-health.js";
 import type { ChunkVectors } from "./vectors.js";
 
@@ -320,6 +320,15 @@ export interface Store {
   pruneHistory(retention: HistoryRetention, now: Date): Promise<HistoryPruned>;
   /** Totals and integrity of the history (dangling spans, blocks whose text does not hash to their key). */
   historyHealth(): Promise<HistoryHealth>;
+  /** Counts and the oldest kept version's times, without reading any text (`grk status`). */
+  historyTotals(): Promise<HistoryTotals>;
+  /** Up to `limit` kept versions with an id above `afterVersionId`, oldest first, each with its spans and their text. */
+  historyPage(afterVersionId: number, limit: number): Promise<HistoryRecord[]>;
+  /**
+   * Add kept versions (from {@link historyPage} of another collection) after the ones here, in order, their
+   * text stored once per block; inside the caller's {@link transaction}.
+   */
+  writeHistory(records: readonly HistoryRecord[]): Promise<void>;
   /** The metadata field names any document has (front-matter fields, plus `rel_path` and `ext`), sorted. */
   metadataFields(): Promise<string[]>;
   /** The row-level checks and safe repairs of `grk doctor`; undefined when this store does not offer them. */

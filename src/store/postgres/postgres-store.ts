@@ -47,7 +47,9 @@ import { syncLexicalSegments as syncLexicalSegmentsOn } from "./lexical-segments
 import { postingsOf } from "./postings.js";
 import { SCHEMA_VERSION } from "./schema.js";
 import * as history from "./history.js";
-import type { HistoryChunk, HistoryHealth, HistoryPruned, HistoryRetention, HistorySpan, HistoryVersion } from "../history.js";
+import { postgresHealth } from "./store-health.js";
+import type { StoreHealth } from "../store-health.js";
+import type { HistoryChunk, HistoryHealth, HistoryPruned, HistoryRecord, HistoryRetention, HistorySpan, HistoryTotals, HistoryVersion } from "../history.js";
 import { PgPool, runAll, type PgClient, type PgRunner, type Statement } from "./pg-pool.js";
 import { ReplicaSet } from "./replica-set.js";
 import type { ReplicaStatus } from "../backend.js";
@@ -563,6 +565,18 @@ export class PostgresStore implements Store {
     return history.health(this.db);
   }
 
+  historyTotals(): Promise<HistoryTotals> {
+    return history.totals(this.db);
+  }
+
+  historyPage(afterVersionId: number, limit: number): Promise<HistoryRecord[]> {
+    return history.page(this.db, afterVersionId, limit);
+  }
+
+  writeHistory(records: readonly HistoryRecord[]): Promise<void> {
+    return this.tx((s) => history.write(s.db, records));
+  }
+
   /** The statement deleting documents' rows; their chunks, postings and vectors go by ON DELETE CASCADE (run in the caller's transaction). */
   private removeDocumentRows(sources: string[]): Statement {
     return {
@@ -948,9 +962,9 @@ export class PostgresStore implements Store {
     });
   }
 
-  /** `grk doctor`'s row checks read SQLite files; a PostgreSQL collection is checked by its server (docs/postgres.md). */
-  health(): undefined {
-    return undefined;
+  /** `grk doctor`'s row checks and safe repairs, as SQL on this collection's schema (store-health.ts). */
+  health(): StoreHealth {
+    return postgresHealth(this.db, this, (fn) => this.tx((s) => fn(s.db)));
   }
 
   metadataFields(): Promise<string[]> {

@@ -29,7 +29,7 @@ import type {
   VectorIndexStatus,
 } from "../store.js";
 import { replaceEach } from "../store.js";
-import type { HistoryChunk, HistoryHealth, HistoryPruned, HistoryRetention, HistorySpan, HistoryVersion } from "../history.js";
+import type { HistoryChunk, HistoryHealth, HistoryPruned, HistoryRecord, HistoryRetention, HistorySpan, HistoryTotals, HistoryVersion } from "../history.js";
 import type { ChunkVectors } from "../vectors.js";
 import type { Db } from "./db.js";
 import { settle } from "./settle.js";
@@ -319,6 +319,18 @@ export class SqliteStore implements Store {
 
   historyHealth(): Promise<HistoryHealth> {
     return this.run(() => this.engine.history.health());
+  }
+
+  historyTotals(): Promise<HistoryTotals> {
+    return this.run(() => this.engine.history.totals());
+  }
+
+  historyPage(afterVersionId: number, limit: number): Promise<HistoryRecord[]> {
+    return this.run(() => this.engine.history.page(afterVersionId, limit));
+  }
+
+  writeHistory(records: readonly HistoryRecord[]): Promise<void> {
+    return this.run(() => this.engine.history.write(records));
   }
 
   health(): StoreHealth {
