@@ -476,6 +476,8 @@ export class AnnIndex {
       this.startGraphBuild();
       return undefined;
     }
+    // A writer saved an index while this handle was building its own graph: that build is not needed.
+    this.stopGraphBuild();
     if (next.applied.seq !== state.seq) this.catchUp(next);
     return next;
   }
