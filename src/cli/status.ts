@@ -20,9 +20,9 @@ function describeVectorIndex(v: VectorIndexStatus): string {
     case "behind":
       return `vector index hnsw (${v.library}): ${size}, ${v.pending_changes} changes pending (applied in memory by searches; folded in by the next ingest)${missing}`;
     case "stale":
-      return `vector index hnsw (${v.library}): the saved index does not match the vectors; rebuilt by the next ingest or search`;
+      return `vector index hnsw (${v.library}): the saved index does not match the vectors; saved anew by the next ingest (a searching process builds its own meanwhile, off its event loop)`;
     default:
-      return `vector index hnsw (${v.library}): not built yet; built by the next ingest or search`;
+      return `vector index hnsw (${v.library}): not saved yet; saved by the next ingest (a searching process builds its own meanwhile, off its event loop)`;
   }
 }
 

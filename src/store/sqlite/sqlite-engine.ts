@@ -28,6 +28,7 @@ import { filteredChunkIds } from "./filter-sql.js";
 import { registerFunctions, type SqlFunctions } from "./functions.js";
 import { PostingsIndex } from "./postings.js";
 import { AnnIndex, type AnnOptions } from "./ann-index.js";
+import type { BuiltGraph } from "./vector-index-thread.js";
 import {
   checkK,
   chunkVectorRows,
@@ -427,6 +428,11 @@ export class SqliteEngine {
   /** Fold logged vector changes into the saved ANN index (or build it); the caller holds the writer lock. */
   syncVectorIndex(onProgress?: (done: number, total: number) => void): VectorIndexStatus {
     return this.ann.sync(onProgress);
+  }
+
+  /** A reader's graph of every committed vector, saved to `file` only (on a worker thread: vector-index-job.ts). */
+  buildVectorGraph(file: string): BuiltGraph {
+    return this.ann.buildGraphFile(file);
   }
 
   /** Problems of the saved ANN index's files, read whole (for `grk doctor`); empty when there are none. */
