@@ -6,7 +6,7 @@
  * imports them.
  */
 import type { StoreConfig } from "./store-config.js";
-import type { AnnOptions } from "./sqlite/ann-index.js";
+import type { AnnOptions } from "./sqlite/ann-options.js";
 import type { FileChecks } from "./store-health.js";
 import type { Store } from "./store.js";
 import type { WriterLockOptions } from "./writer-lock-holder.js";

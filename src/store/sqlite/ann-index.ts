@@ -50,23 +50,11 @@ import {
   type AnnHeader,
 } from "./ann-file.js";
 import { loadAnnLibrary, type AnnLibrary, type AnnSettings, type NativeAnnIndex } from "./ann-native.js";
+import type { AnnOptions } from "./ann-options.js";
 import { AnnVectors, AnnVectorsWriter, DamagedVectorsFile } from "./ann-vectors.js";
 import { VECTOR_TABLE, countVectors, loadVectorExtension, vectorTableDefinition, type VectorHit } from "./vector-index.js";
 import { countVectorChangesSince, isAncestor, pruneVectorLog, vectorChangesSince, vectorState, type VectorState } from "./vector-log.js";
 import { buildGraphOnThread, type BuiltGraph, type GraphBuild } from "./vector-index-thread.js";
-
-/** How the store answers dense search. */
-export interface AnnOptions {
-  /** `auto` (default): HNSW from `minVectors` vectors up; `exact`: always sqlite-vec. */
-  mode?: "auto" | "exact";
-  /** Below this many vectors search is exact (measured: bench/results/1m.md, "ANN vs exact"). */
-  minVectors?: number;
-  /** A filter passing at most this many chunks is searched exactly (default {@link DEFAULT_FILTER_EXACT_MAX}). */
-  filterExactMax?: number;
-  /** The native module to load (a test points it at one that is not installed). */
-  module?: string;
-  settings?: Partial<Omit<AnnSettings, "dimensions">>;
-}
 
 /** Measured default: below 10k vectors exact search is about as fast (bench/results/1m.md) and has recall 1. */
 export const DEFAULT_MIN_VECTORS = 10_000;

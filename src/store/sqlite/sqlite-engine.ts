@@ -27,7 +27,8 @@ import { openDatabase } from "./open-database.js";
 import { filteredChunkIds } from "./filter-sql.js";
 import { registerFunctions, type SqlFunctions } from "./functions.js";
 import { PostingsIndex } from "./postings.js";
-import { AnnIndex, type AnnOptions } from "./ann-index.js";
+import { AnnIndex } from "./ann-index.js";
+import type { AnnOptions } from "./ann-options.js";
 import type { BuiltGraph } from "./vector-index-thread.js";
 import {
   checkK,

@@ -12,7 +12,7 @@
  */
 import type { StoreHealth } from "../store-health.js";
 import { sqliteHealth } from "./store-health.js";
-import type { AnnOptions } from "./ann-index.js";
+import type { AnnOptions } from "./ann-options.js";
 import type {
   ChunkFilter,
   DocumentListing,

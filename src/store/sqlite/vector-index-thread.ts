@@ -11,7 +11,7 @@ import { workerEntry } from "../../core/worker-entry.js";
 import { Worker } from "node:worker_threads";
 import { ERROR_CATALOGUE, GroundkitError, type ErrorCode } from "../../core/errors.js";
 import type { VectorIndexStatus } from "../store.js";
-import type { AnnOptions } from "./ann-index.js";
+import type { AnnOptions } from "./ann-options.js";
 import type { AnnSettings } from "./ann-native.js";
 import type { VectorState } from "./vector-log.js";
 
