@@ -1,10 +1,12 @@
 /**
- * `npm run bench -- --store postgres [--chunks N] [--seconds S] [--clients C] [--only bm25,served] [--cpu-lock FILE] [--out DIR]`:
+ * `npm run bench -- --store postgres [--chunks N] [--seconds S] [--clients C] [--only bm25,served] [--fsync on|off] [--cpu-lock FILE] [--out DIR]`:
  * the PostgreSQL store beside the SQLite store in one run, on a throwaway
- * local PostgreSQL cluster (test/support/postgres-server.ts), over the
+ * local PostgreSQL cluster (test/support/postgres-server.ts; with fsync on by
+ * default, as a user's server runs, and the settings printed), over the
  * benchmark corpus (bench/corpus.ts) cut at N chunks (default 100,000):
  *
- * - ingest chunks/s into each store (in this process, through the library);
+ * - ingest chunks/s into each store (in this process, through the library),
+ *   and the CPU seconds per 1,000 chunks of this process and of PostgreSQL;
  * - BM25 p50/p99 in this process over the benchmark query mix;
  * - the store's pool's cost per call (`SELECT 1` through store/postgres/pg-pool.ts,
  *   against a bare pg client);
@@ -39,6 +41,26 @@ import { buildQueries } from "./queries.js";
 const CLI = resolve(import.meta.dirname, "../../dist/cli/main.js");
 const TOKEN = "bench-token";
 const round2 = (x: number): number => Math.round(x * 100) / 100;
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+/** The server's values of `names` (what the figures were measured under). */
+async function showSettings(url: string, names: string[]): Promise<Record<string, string>> {
+  const pgModule = createRequire(import.meta.url)("pg") as {
+    Client: new (o: { connectionString: string }) => {
+      connect(): Promise<void>;
+      query(s: string, v: unknown[]): Promise<{ rows: Array<{ name: string; setting: string }> }>;
+      end(): Promise<void>;
+    };
+  };
+  const client = new pgModule.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const rows = (await client.query("SELECT name, current_setting(name) AS setting FROM unnest($1::text[]) AS name", [names])).rows;
+    return Object.fromEntries(rows.map((r) => [r.name, r.setting]));
+  } finally {
+    await client.end();
+  }
+}
 
 interface StoreFigures {
   documents: number;
@@ -48,6 +70,8 @@ interface StoreFigures {
   bm25_queries: number;
   bm25_p50_ms: number | null;
   bm25_p99_ms: number | null;
+  /** CPU seconds per 1,000 chunks ingested: this process (extraction, chunking, the store's client side) and the PostgreSQL cluster. */
+  ingest_cpu_s_per_1k_chunks: { groundkit: number; postgres: number };
 }
 
 interface LoadFigures {
@@ -126,6 +150,8 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
       out: { type: "string", default: "bench/results" },
       name: { type: "string", default: "postgres-store" },
       only: { type: "string", default: "bm25,served" },
+      // on: the server fsyncs its commits, as every PostgreSQL a user runs does; off: the test suite's throwaway setting.
+      fsync: { type: "string", default: "on" },
     },
     strict: true,
   });
@@ -136,8 +162,10 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
   // The ingest always runs (it builds what the other phases read); the timed phases can be chosen.
   const only = new Set(values.only!.split(",").map((s) => s.trim()));
   for (const p of only) if (p !== "bm25" && p !== "served") throw new Error(`--only takes bm25 and/or served, not '${p}'`);
+  if (values.fsync !== "on" && values.fsync !== "off") throw new Error(`--fsync takes on or off, not '${values.fsync}'`);
   const log = (s: string): void => void process.stderr.write(`bench(postgres): ${s}\n`);
-  const pg = await startPostgres();
+  const pg = await startPostgres({ durable: values.fsync === "on" });
+  const serverSettings = await showSettings(pg.url, ["fsync", "synchronous_commit", "shared_buffers", "wal_level", "max_wal_size"]);
   const postmaster = postmasterPid(pg.dataDir);
   const scratch = mkdtempSync(join(tmpdir(), "grk-pg-bench-"));
   const pgConfig = { kind: "postgres" as const, url_env: "GRK_BENCH_PG_URL", schema: "bench" };
@@ -165,17 +193,20 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
       openCollection({ indexDir: indexDirs[kind], collection: "default", create: true, ...(kind === "postgres" ? { store: pgConfig } : {}) });
 
     // 1. Ingest (untimed for the machine's sake: under the shared lock).
-    const ingest: Record<string, { chunks: number; documents: number; seconds: number }> = {};
+    const ingest: Record<string, { chunks: number; documents: number; seconds: number; cpu: { groundkit: number; postgres: number } }> = {};
     const loadAtIngest = loadLine();
     await underCpuLock(lockFile, "shared", async () => {
       for (const kind of ["sqlite", "postgres"] as const) {
         const col = await open(kind);
         try {
           const t = performance.now();
+          const cpu0 = { groundkit: process.cpuUsage(), postgres: treeCpuSeconds([postmaster]) };
           await col.ingest([docsDir]);
           const s = (performance.now() - t) / 1000;
+          const own = process.cpuUsage(cpu0.groundkit);
+          const cpu = { groundkit: (own.user + own.system) / 1e6, postgres: treeCpuSeconds([postmaster]) - cpu0.postgres };
           const st = await col.status();
-          ingest[kind] = { chunks: st.chunks, documents: st.documents, seconds: s };
+          ingest[kind] = { chunks: st.chunks, documents: st.documents, seconds: s, cpu };
           log(`${kind}: ingested ${st.chunks} chunks in ${s.toFixed(1)} s`);
         } finally {
           await col.close();
@@ -338,6 +369,8 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
         chunks: i.chunks,
         ingest_s: round2(i.seconds),
         ingest_chunks_per_s: Math.round(i.chunks / i.seconds),
+        // The PostgreSQL cluster's CPU counts for SQLite too: it idles then (its background workers).
+        ingest_cpu_s_per_1k_chunks: { groundkit: round3((i.cpu.groundkit / i.chunks) * 1000), postgres: round3((i.cpu.postgres / i.chunks) * 1000) },
         bm25_queries: timed.queries,
         bm25_p50_ms: timed.bm25[kind]?.p50 ?? null,
         bm25_p99_ms: timed.bm25[kind]?.p99 ?? null,
@@ -349,6 +382,7 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
       command: `npm run bench -- --store postgres ${argv.join(" ")}`.trim(),
       machine: `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, node ${process.version}; shared with other work`,
       cpu_lock: lockFile ? "ingest under the shared lock, timed phases under the exclusive lock" : "none",
+      postgres_settings: serverSettings,
       load_average: { at_ingest: loadAtIngest, at_timed_start: timed.loadAtStart, at_end: timed.loadAtEnd },
       corpus: { documents: corpus.documents, chunks: corpus.chunks, bytes: corpus.bytes, increment_documents: more.documents },
       bridge: timed.bridge,
@@ -363,9 +397,16 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
       "",
       `${result.created_at}; ${result.machine}. Load average (1/5/15 min) ${loadAtIngest} at ingest, ${timed.loadAtStart} when the timed phases started, ${timed.loadAtEnd} at the end; ${result.cpu_lock}. Command: \`${result.command}\`.`,
       "",
-      "| store | chunks | ingest s | ingest chunks/s | BM25 p50 ms | BM25 p99 ms |",
-      "|---|---|---|---|---|---|",
-      ...Object.entries(stores).map(([k, v]) => `| ${k} | ${v.chunks} | ${v.ingest_s} | ${v.ingest_chunks_per_s} | ${v.bm25_p50_ms} | ${v.bm25_p99_ms} |`),
+      `PostgreSQL server: ${Object.entries(serverSettings)
+        .map(([k, v]) => `${k} = ${v}`)
+        .join(", ")} (otherwise initdb's defaults).`,
+      "",
+      "| store | chunks | ingest s | ingest chunks/s | ingest CPU s / 1,000 chunks: groundkit | postgres | BM25 p50 ms | BM25 p99 ms |",
+      "|---|---|---|---|---|---|---|---|",
+      ...Object.entries(stores).map(
+        ([k, v]) =>
+          `| ${k} | ${v.chunks} | ${v.ingest_s} | ${v.ingest_chunks_per_s} | ${v.ingest_cpu_s_per_1k_chunks.groundkit} | ${v.ingest_cpu_s_per_1k_chunks.postgres} | ${v.bm25_p50_ms} | ${v.bm25_p99_ms} |`,
+      ),
       "",
       `BM25: ${timed.queries} queries of the benchmark mix (short, 12-term, pasted paragraph), top 10, in this process.`,
       "",

@@ -206,6 +206,13 @@ export interface Store {
   /** The fingerprint and base dir of the document at `source`, if any. */
   documentState(source: string): Promise<DocumentState | undefined>;
   /**
+   * The documents stored at any of `sources` or under any of `documentIds`, in no particular order:
+   * what a folder walk asks about a page of files in one call (ingest/walk-lookahead.ts).
+   */
+  documentsAt(sources: readonly string[], documentIds: readonly string[]): Promise<StoredDocument[]>;
+  /** Those of `fingerprints` some stored document has (a page of {@link Store.documentsWithFingerprint} in one call). */
+  heldFingerprints(fingerprints: readonly string[]): Promise<string[]>;
+  /**
    * Replace (or insert) a document with its chunks (and their vectors, when
    * given) in ONE transaction, or in a savepoint of the caller's
    * {@link Store.transaction}.

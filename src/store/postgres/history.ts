@@ -67,25 +67,38 @@ const BYTES_STEP = 64;
 /** Example hashes a health report carries. */
 const EXAMPLES = 5;
 
+/** A document about to be deleted or replaced, for {@link archiveStatement}. */
+export interface ArchivedDocument {
+  source: string;
+  /** Its replacement's content hash (no version is kept when it is the same content); null when deleting. */
+  contentHash: string | null;
+  /** When it is superseded. */
+  at: string;
+}
+
 /**
- * The statement keeping the document at `source` as a version before it is deleted, unless its replacement
- * has the same content (`contentHash`; null when deleting).
+ * The statement keeping each document at the given sources as a version before it is deleted, unless its
+ * replacement has the same content. One statement for a whole write batch (one per document cost a round
+ * trip each, most of them archiving nothing: ADR 0035); versions are numbered in the order given.
  */
-export function archiveStatement(source: string, by: { contentHash: string | null; at: string }): Statement {
+export function archiveStatement(docs: readonly ArchivedDocument[]): Statement {
   return {
-    sql: `WITH d AS (SELECT * FROM documents WHERE source = $1 AND content_hash IS DISTINCT FROM $2),
+    sql: `WITH w AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS w(source, hash, at, ord)),
+       d AS (SELECT doc.*, w.at, w.hash IS NULL AS removed, w.ord FROM documents doc JOIN w ON doc.source = w.source
+         WHERE doc.content_hash IS DISTINCT FROM w.hash),
        b AS (INSERT INTO history_blocks (hash, text, bytes)
          SELECT DISTINCT ON (c.text_hash) c.text_hash, c.text, octet_length(c.text) FROM chunks c JOIN d ON c.doc_id = d.id
          ON CONFLICT DO NOTHING),
        v AS (INSERT INTO history_versions (document_id, source, source_class, extractor, fingerprint, content_hash,
            content_length, ingested_at, superseded_at, reason, bytes)
          SELECT d.document_id, d.source, d.source_class, d.extractor, d.fingerprint, d.content_hash, d.content_length,
-           d.ingested_at, $3, $4, (SELECT coalesce(sum(octet_length(text)), 0) FROM chunks WHERE doc_id = d.id)
-         FROM d RETURNING id)
+           d.ingested_at, d.at, CASE WHEN d.removed THEN 'removed' ELSE 'replaced' END,
+           (SELECT coalesce(sum(octet_length(text)), 0) FROM chunks WHERE doc_id = d.id)
+         FROM d ORDER BY d.ord RETURNING id, document_id)
      INSERT INTO history_spans (version_id, ordinal, chunk_id, start_offset, end_offset, start_line, end_line, page_start, page_end, hash)
      SELECT v.id, c.ordinal, c.chunk_id, c.start_offset, c.end_offset, c.start_line, c.end_line, c.page_start, c.page_end, c.text_hash
-     FROM chunks c JOIN d ON c.doc_id = d.id CROSS JOIN v`,
-    params: [source, by.contentHash, by.at, by.contentHash === null ? "removed" : "replaced"],
+     FROM chunks c JOIN d ON c.doc_id = d.id JOIN v ON v.document_id = d.document_id`,
+    params: [docs.map((d) => d.source), docs.map((d) => d.contentHash), docs.map((d) => d.at)],
   };
 }
 

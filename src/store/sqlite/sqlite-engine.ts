@@ -218,6 +218,20 @@ export class SqliteEngine {
     return row ? toDocument(row) : undefined;
   }
 
+  /** Point lookups by the prepared statements: in process they cost microseconds each. */
+  documentsAt(sources: readonly string[], documentIds: readonly string[]): StoredDocument[] {
+    const found = new Map<string, StoredDocument>();
+    for (const s of sources) {
+      const doc = this.getDocumentBySource(s);
+      if (doc) found.set(doc.document_id, doc);
+    }
+    for (const id of documentIds) {
+      const doc = found.has(id) ? undefined : this.getDocument(id);
+      if (doc) found.set(doc.document_id, doc);
+    }
+    return [...found.values()];
+  }
+
   documentState(source: string): DocumentState | undefined {
     return this.stmts.docStateBySource.get(source) as DocumentState | undefined;
   }

@@ -163,6 +163,14 @@ export class SqliteStore implements Store {
     return this.run(() => this.engine.documentState(source));
   }
 
+  documentsAt(sources: readonly string[], documentIds: readonly string[]): Promise<StoredDocument[]> {
+    return this.run(() => this.engine.documentsAt(sources, documentIds));
+  }
+
+  heldFingerprints(fingerprints: readonly string[]): Promise<string[]> {
+    return this.run(() => fingerprints.filter((f) => this.engine.documentsWithFingerprint(f, 1).length > 0));
+  }
+
   replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: readonly ChunkVectors[]): Promise<void> {
     return this.run(() => this.engine.replaceDocument(doc, chunks, vectors));
   }
