@@ -317,6 +317,7 @@ async function main(): Promise<void> {
         const byOp: Record<string, Record<Outcome, number>> = {};
         const times: number[] = [];
         const wrongExamples: unknown[] = [];
+        const ambiguousExamples: unknown[] = [];
         for (const h of held) {
           const t0 = performance.now();
           const v = await col.verify(h.citation, withText ? { originalText: h.text } : {});
@@ -326,6 +327,7 @@ async function main(): Promise<void> {
           const row = (byOp[`${h.original.op}/${h.kind}`] ??= { correct: 0, wrong: 0, duplicate: 0, ambiguous: 0, missed: 0, gone: 0 });
           row[outcome]++;
           if (outcome === "wrong" && wrongExamples.length < 5) wrongExamples.push({ citation: h.citation, op: h.original.op, verification: v });
+          if (outcome === "ambiguous" && ambiguousExamples.length < 20) ambiguousExamples.push({ source: h.citation.source, op: h.original.op, kind: h.kind, text: h.text.slice(0, 120), detail: v.detail });
         }
         times.sort((a, b) => a - b);
         results[mode] = {
@@ -337,6 +339,7 @@ async function main(): Promise<void> {
             p95: Math.round(percentile(times, 95) * 1000) / 1000,
           },
           wrong_examples: wrongExamples,
+          ambiguous_examples: ambiguousExamples,
         };
       }
       const report = {

@@ -40,3 +40,31 @@ function sliceSpan(span: Pick<HistorySpan, "start_offset" | "end_offset" | "text
   if (span.text === null || span.start_offset > start || span.end_offset < end) return undefined;
   return new CodePointText(span.text).slice(start - span.start_offset, end - span.start_offset);
 }
+
+/**
+ * The whole cited document as it was when cited: the version indexed now, else
+ * the newest kept version, whose text at the citation's offsets hashes to its
+ * text hash (put back together from its chunks, store/history.ts). Undefined
+ * when neither holds it. Used to tell which copy of a repeated text a citation
+ * named (choose-place.ts).
+ */
+export async function documentAsCited(
+  store: Pick<Store, "getDocument" | "chunksOf" | "historyOf" | "historySpans">,
+  citation: Citation,
+): Promise<CodePointText | undefined> {
+  const holds = (text: string): CodePointText | undefined => {
+    const content = new CodePointText(text);
+    return citation.end_offset <= content.length && sha256(content.slice(citation.start_offset, citation.end_offset)) === citation.text_hash ? content : undefined;
+  };
+  const doc = await store.getDocument(citation.document_id);
+  if (doc) {
+    const now = holds(assembleVersion(doc, await store.chunksOf(doc.document_id)).text);
+    if (now) return now;
+  }
+  for (const v of await store.historyOf(citation.document_id)) {
+    if (citation.end_offset > v.content_length) continue;
+    const then = holds(assembleVersion(v, await store.historySpans(v.version_id)).text);
+    if (then) return then;
+  }
+  return undefined;
+}
