@@ -165,6 +165,77 @@ for (const store of ["sqlite", "postgres"] as const) {
       }
     });
 
+    it("a paragraph repeated in a file, one copy moved to another file: each citation follows its own copy (ADR 0037)", async () => {
+      const { folder, col } = await setup(store);
+      try {
+        const para = "Remember to close the client once every request has finished.";
+        const usage = `## Usage\n\nCreate the client with its origin and options.\n\n${para}\n\nRequests are queued per origin.\n\n`;
+        const cleanup = `## Cleanup\n\nDrain the queue of pending requests first.\n\n${para}\n\nThe pool is then destroyed.\n`;
+        const other = "# Other\n\nPelicans carry fish in their throat pouches.\n\n";
+        const docPath = join(folder, "client.md");
+        const otherPath = join(folder, "other.md");
+        writeFileSync(docPath, `# Client\n\n${usage}${cleanup}`);
+        writeFileSync(otherPath, other);
+        await col.ingest([folder]);
+        const documentId = (await cite(col, "client origin options")).citation.document_id;
+        const check = await col.verifyQuote(para, { documentId });
+        expect(check.occurrences).toHaveLength(2);
+        const [stayed, moved] = check.occurrences.map((o) => o.citation);
+
+        // The Cleanup section (with the second copy) moves to other.md; a line above shifts the first copy.
+        const client = `# Client\n\nA new first paragraph.\n\n${usage}`;
+        writeFileSync(docPath, client);
+        writeFileSync(otherPath, other + cleanup);
+        await col.ingest([folder]);
+
+        for (const given of [{ originalText: para }, {}]) {
+          const m = await col.verify(moved!, given);
+          expect(m.verdict).toBe("drifted");
+          const at = other.length + cleanup.indexOf(para);
+          expect(m.relocated).toMatchObject({ source: otherPath, start_offset: at, end_offset: at + para.length });
+          const s = await col.verify(stayed!, given);
+          expect(s.verdict).toBe("drifted");
+          expect(s.relocated).toEqual({ start_offset: client.indexOf(para), end_offset: client.indexOf(para) + para.length });
+        }
+
+        // Both copies now sit in the same surroundings: nothing tells which is the cited one, so neither is named.
+        writeFileSync(otherPath, other + cleanup + "\n" + other + cleanup);
+        await col.ingest([folder]);
+        const m = await col.verify(moved!, { originalText: para });
+        expect(m.verdict).toBe("drifted");
+        expect(m.relocated).toBeUndefined();
+        expect(m.detail).toMatch(/occurs at several places .* so none is named as where it went/);
+      } finally {
+        await col.close();
+      }
+    });
+
+    it("a file moved from one root of an ingest to another is a move (ingest of both roots, and update)", async () => {
+      const { folder, col } = await setup(store);
+      try {
+        const rootA = join(folder, "a");
+        const rootB = join(folder, "b");
+        mkdirSync(rootB);
+        writeFileSync(join(rootA, "alpha.md"), ALPHA);
+        writeFileSync(join(rootB, "beta.md"), BETA);
+        expect(await col.ingest([rootA, rootB])).toMatchObject({ indexed: 2 });
+        const alpha = await cite(col, "quokkas rottnest");
+
+        renameSync(join(rootA, "alpha.md"), join(rootB, "alpha.md"));
+        expect(await col.ingest([rootA, rootB])).toMatchObject({ moved: 1, indexed: 0, removed: 0, chunks_written: 0 });
+        const there = await cite(col, "quokkas rottnest");
+        expect(there.citation).toMatchObject({ document_id: alpha.citation.document_id, chunk_id: alpha.citation.chunk_id, source: join(rootB, "alpha.md") });
+        expect((await col.verify(alpha.citation)).relocated?.source).toBe(join(rootB, "alpha.md"));
+
+        // And back, by `update` (the recorded roots, walked in one run).
+        renameSync(join(rootB, "alpha.md"), join(rootA, "alpha.md"));
+        expect(await col.update()).toMatchObject({ moved: 1, indexed: 0, removed: 0 });
+        expect((await cite(col, "quokkas rottnest")).citation).toMatchObject({ document_id: alpha.citation.document_id, source: join(rootA, "alpha.md") });
+      } finally {
+        await col.close();
+      }
+    });
+
     it("a citation alone (no text) of a removed file finds its text in another file through the kept history", async () => {
       const { folder, col } = await setup(store);
       try {

@@ -172,6 +172,8 @@ export class Ingestor {
   private readonly batch: WriteBatch;
   /** New files of this walk whose content the collection already holds elsewhere: moves or copies, decided after the walk. */
   private moveCandidates: MoveCandidate[] = [];
+  /** Folders this run walked: moves are settled among them, and each is pruned, once all are walked. */
+  private readonly walkedFolders: string[] = [];
   private lastBreath = performance.now();
 
   constructor(
@@ -183,13 +185,21 @@ export class Ingestor {
     this.batch = new WriteBatch(store, opts.embed ? DENSE_WRITE_BATCH_LIMITS : DEFAULT_WRITE_BATCH_LIMITS);
   }
 
-  /** Ingest every input (file or folder path, or http(s) URL) and return the summary. */
+  /**
+   * Ingest every input (file or folder path, or http(s) URL) and return the summary.
+   * Moves are settled and folders pruned after every input was walked, so a file
+   * moved from one folder of the run to another is a move too.
+   */
   async run(inputs: string[]): Promise<IngestSummary> {
     const started = performance.now();
+    // The run's sources are recorded in the store; pruning keeps every document whose source is among them.
+    await this.store.resetSeenSources();
     for (const input of inputs) {
       if (hasUrlScheme(input)) await this.ingestUrl(input);
       else await this.ingestPath(resolve(input));
     }
+    await this.settleMoves(this.walkedFolders);
+    for (const folder of this.walkedFolders) await this.prune(folder);
     this.summary.duration_ms = Math.round(performance.now() - started);
     if (this.summary.indexed > 0 || this.summary.removed > 0 || this.summary.moved > 0) {
       await this.store.setMeta("last_ingest_at", new Date().toISOString());
@@ -208,8 +218,7 @@ export class Ingestor {
     const baseDir = resolve(this.opts.baseDir ?? (isDir ? path : dirname(path)));
     await this.recordBaseDir(baseDir);
     this.reached.push({ source: path, kind: "path" });
-    // The walk's sources are recorded in the store; pruning keeps every document whose source is among them.
-    await this.store.resetSeenSources();
+    if (isDir && !this.walkedFolders.includes(path)) this.walkedFolders.push(path);
     // Discovery is lazy, interleaved with reading: this span covers one input's walk, the
     // per-file stages are its children, and discover_ms is the time spent finding files.
     await withSpan(INGEST_SPANS.discover, { "groundkit.ingest.folder": isDir }, async (span) => {
@@ -244,7 +253,7 @@ export class Ingestor {
             this.fail(entry.path, entry.error);
             continue;
           }
-          await this.ingestFile(entry.path, entry.realPath, baseDir, isDir);
+          await this.ingestFile(entry.path, entry.realPath, baseDir, true);
           if (this.batch.full()) await this.commitBatch();
           await this.breathe();
         }
@@ -255,15 +264,11 @@ export class Ingestor {
         await this.commitBatch();
       }
     });
-    if (isDir) {
-      await this.settleMoves(path);
-      await this.prune(path);
-    }
   }
 
   /**
    * `realPath` is the one discovery checked for containment: the read opens that, never `path` again.
-   * With `mayMove` (a folder walk), a new file whose fingerprint the collection already holds is set
+   * With `mayMove` (while walking the inputs), a new file whose fingerprint the collection already holds is set
    * aside until the walk knows whether it is a move.
    */
   private async ingestFile(path: string, realPath: string, baseDir: string, mayMove: boolean): Promise<void> {
@@ -470,11 +475,11 @@ export class Ingestor {
    * source); the others are ingested as new documents (copies). Then pruning
    * removes what is still unseen.
    */
-  private async settleMoves(folder: string): Promise<void> {
+  private async settleMoves(folders: readonly string[]): Promise<void> {
     const candidates = this.moveCandidates;
     this.moveCandidates = [];
     if (candidates.length === 0) return;
-    const gone = await goneDocumentsWith(this.store, folder, new Set(candidates.map((c) => c.fingerprint)));
+    const gone = await goneDocumentsWith(this.store, folders, new Set(candidates.map((c) => c.fingerprint)));
     const { moves, unpaired } = pairMoves(candidates, gone);
     const done = await this.store.transaction(async (tx) => {
       const out: typeof moves = [];

@@ -1,5 +1,5 @@
 /**
- * Moves at ingest: within one folder walk, a file that is gone from one path
+ * Moves at ingest: within one run (its folder walks), a file that is gone from one path
  * while a file with the same fingerprint (same bytes, loader and chunking)
  * appeared at another is the same document moved. It keeps its id, its chunks
  * (ids, offsets, postings, vectors) and only its source changes, so citations
@@ -43,24 +43,27 @@ export interface Move {
 const PAGE = 1000;
 
 /**
- * Documents under `folder` the walk did not see whose fingerprint is among
- * `fingerprints`, in source order. Snapshots never move (a URL is its identity).
+ * Documents under any of `folders` the run did not see whose fingerprint is
+ * among `fingerprints`, each once, in source order. Snapshots never move (a
+ * URL is its identity).
  */
-export async function goneDocumentsWith(store: Store, folder: string, fingerprints: ReadonlySet<string>): Promise<GoneDocument[]> {
-  const out: GoneDocument[] = [];
-  for (let after = 0; ; ) {
-    const page = await store.unseenDocumentsUnder(folder + sep, after, PAGE);
-    if (page.length === 0) break;
-    after = page[page.length - 1]!.rowid;
-    for (const ref of page) {
-      if (ref.source_class === "snapshot") continue;
-      const doc = await store.getDocument(ref.document_id);
-      if (doc && fingerprints.has(doc.fingerprint)) {
-        out.push({ document_id: doc.document_id, source: doc.source, fingerprint: doc.fingerprint, metadata: doc.metadata });
+export async function goneDocumentsWith(store: Store, folders: readonly string[], fingerprints: ReadonlySet<string>): Promise<GoneDocument[]> {
+  const out = new Map<string, GoneDocument>();
+  for (const folder of folders) {
+    for (let after = 0; ; ) {
+      const page = await store.unseenDocumentsUnder(folder + sep, after, PAGE);
+      if (page.length === 0) break;
+      after = page[page.length - 1]!.rowid;
+      for (const ref of page) {
+        if (ref.source_class === "snapshot" || out.has(ref.document_id)) continue;
+        const doc = await store.getDocument(ref.document_id);
+        if (doc && fingerprints.has(doc.fingerprint)) {
+          out.set(doc.document_id, { document_id: doc.document_id, source: doc.source, fingerprint: doc.fingerprint, metadata: doc.metadata });
+        }
       }
     }
   }
-  return out.sort((a, b) => compare(a.source, b.source));
+  return [...out.values()].sort((a, b) => compare(a.source, b.source));
 }
 
 /**
