@@ -3,11 +3,13 @@
  * (ADR 0037). A text that occurs once now, and occurred once in its document
  * when it was cited, is that place. Otherwise (it occurs at several places now,
  * or it was repeated in its document when cited, so the one place left may be
- * the other copy) the place is told by its surroundings: the text just before
- * and after the cited span in the document as it was cited, against the text
- * around each place now. Only a place whose surroundings match clearly better
- * than every other's, and match at all, is chosen; otherwise none is, because
- * pointing at one copy could be pointing at the wrong one.
+ * another copy) the place is told by its surroundings: the text just before and
+ * after it now, against the text around each copy in the document as it was
+ * cited. A place is the cited copy only when its surroundings match that
+ * copy's better than any other copy's (else it is another copy, moved or
+ * kept); of those, the one that matches clearly best, and matches at all, is
+ * chosen. Otherwise none is, because pointing at one copy could be pointing at
+ * the wrong one.
  */
 import { CodePointText, codePointLength } from "../core/text.js";
 
@@ -49,6 +51,9 @@ export function repeatedWhenCited(then: CitedSpanThen, text: string): boolean {
   return occurrencesOf(then.content, text, 2).length > 1;
 }
 
+/** Copies of the cited text in the document as cited that are compared, at most. */
+const MAX_COPIES = 16;
+
 /**
  * Choose among `places` (see the file comment). `then` is undefined when the
  * document as cited is not known: then only a single place is chosen.
@@ -56,14 +61,22 @@ export function repeatedWhenCited(then: CitedSpanThen, text: string): boolean {
 export function choosePlace<P extends Place>(places: readonly P[], text: string, then: CitedSpanThen | undefined): Choice<P> {
   if (places.length === 0) return { kind: "none" };
   if (then === undefined) return places.length === 1 ? { kind: "chosen", place: places[0]! } : { kind: "ambiguous", places: [...places] };
-  if (places.length === 1 && !repeatedWhenCited(then, text)) return { kind: "chosen", place: places[0]! };
-  const cited = surroundings(then.content, then.start, then.end);
+  const copies = occurrencesOf(then.content, text, MAX_COPIES);
+  if (places.length === 1 && copies.length <= 1) return { kind: "chosen", place: places[0]! };
   const length = codePointLength(text);
-  const scored = places.map((place) => ({ place, score: matching(cited, surroundings(place.content, place.at, place.at + length)) }));
+  const cited = surroundings(then.content, then.start, then.end);
+  const others = copies.filter((at) => at !== then.start).map((at) => surroundings(then.content, at, at + length));
+  const scored: Array<{ place: P; score: number }> = [];
+  for (const place of places) {
+    const here = surroundings(place.content, place.at, place.at + length);
+    const score = matching(cited, here);
+    // A place that looks as much like another copy as like the cited one may be that other copy.
+    if (others.every((other) => matching(other, here) < score)) scored.push({ place, score });
+  }
   scored.sort((a, b) => b.score - a.score);
   const [best, next] = scored;
   const needed = Math.min(MIN_MATCHING_CONTEXT, cited.before.length + cited.after.length);
-  if (best!.score >= needed && best!.score > 0 && (next === undefined || best!.score > next.score)) return { kind: "chosen", place: best!.place };
+  if (best && best.score >= needed && best.score > 0 && (next === undefined || best.score > next.score)) return { kind: "chosen", place: best.place };
   return { kind: "ambiguous", places: [...places] };
 }
 

@@ -61,17 +61,21 @@ export async function citedTextFromIndex(citation: Citation, store: Pick<Store, 
   return same && sha256(same.text) === citation.text_hash ? same.text : undefined;
 }
 
-/** Places found at most per citation (in the cited document and elsewhere together, ADR 0037). */
-export const MAX_PLACES = 16;
+/**
+ * Places looked at per citation (in the cited document and elsewhere
+ * together, ADR 0037); a text found this many times is not relocated, since
+ * the one it became may be among those not looked at.
+ */
+export const MAX_PLACES = 64;
 
 /**
  * Where `text` occurs exactly in the candidate documents, in the order above,
- * at most {@link MAX_PLACES} places. Which of them (if any) the citation
+ * at most `limit` places. Which of them (if any) the citation
  * became is for choose-place.ts to say. The cited document itself is never
  * read here: it was already checked, its own occurrences are the caller's.
  */
-export async function findElsewhere(citation: Citation, text: string, lookup: ElsewhereLookup): Promise<FoundElsewhere[]> {
-  if (text.length === 0) return [];
+export async function findElsewhere(citation: Citation, text: string, lookup: ElsewhereLookup, limit: number): Promise<FoundElsewhere[]> {
+  if (text.length === 0 || limit <= 0) return [];
   let read = 0;
   const tried = new Set<string>([citation.document_id]);
   const places: FoundElsewhere[] = [];
@@ -86,13 +90,13 @@ export async function findElsewhere(citation: Citation, text: string, lookup: El
       // A candidate that cannot be read now (gone, refused) holds nothing we can point at.
       continue;
     }
-    for (const at of occurrencesOf(current.content, text, MAX_PLACES - places.length)) {
+    for (const at of occurrencesOf(current.content, text, limit - places.length)) {
       const end = at + codePointLength(text);
       const lines = current.content.lineRange(at, end);
       const relocated = { start_offset: at, end_offset: end, document_id: doc.document_id, source: doc.source, start_line: lines.startLine, end_line: lines.endLine };
       places.push({ doc, ...current, at, relocated });
     }
-    if (places.length >= MAX_PLACES) break;
+    if (places.length >= limit) break;
   }
   return places;
 }

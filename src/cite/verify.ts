@@ -166,9 +166,10 @@ async function placeElsewhere(citation: Citation, ctx: VerifyContext, why: strin
   // The one occurrence left in the cited document, of a text it held once when cited, is the cited one.
   const plainlyHere = places.length === 1 && span !== undefined && !repeatedWhenCited(span, text);
   if (ctx.elsewhere && !plainlyHere) {
-    for (const found of await findElsewhere(citation, text, ctx.elsewhere)) places.push({ content: found.content, at: found.at, inCited: false, found });
+    for (const found of await findElsewhere(citation, text, ctx.elsewhere, MAX_PLACES - places.length)) places.push({ content: found.content, at: found.at, inCited: false, found });
   }
-  const choice = choosePlace(places, text, ctx.elsewhere ? span : undefined);
+  // Found as often as places are looked at: the one it became may be among those not looked at.
+  const choice = places.length >= MAX_PLACES ? { kind: "ambiguous" as const, places } : choosePlace(places, text, ctx.elsewhere ? span : undefined);
   if (choice.kind === "none") {
     return now && { verification: { verdict: "drifted", detail: `${why} The cited text no longer occurs in the source.` }, ...now };
   }
