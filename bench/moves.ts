@@ -309,6 +309,7 @@ async function main(): Promise<void> {
       const finalTexts = new Map(markdownFiles(tree).map((p) => [relative(tree, p), normalized(p)]));
       const ops: Record<string, number> = {};
       for (const o of originals.values()) ops[o.op] = (ops[o.op] ?? 0) + 1;
+      const idsKept = await documentIdsKept(col, held, tree);
 
       const modes = { with_text: true, citation_only: false };
       const results: Record<string, unknown> = {};
@@ -350,6 +351,7 @@ async function main(): Promise<void> {
         citations: { total: held.length, chunks: held.filter((h) => h.kind === "chunk").length, quotes: held.filter((h) => h.kind === "quote").length },
         ingest_before: { indexed: first.indexed, chunks: first.chunks_written },
         ingest_after: { indexed: second.indexed, moved: second.moved, removed: second.removed, unchanged: second.unchanged },
+        ids_kept: idsKept,
         results,
       };
       mkdirSync(dirname(out), { recursive: true });
@@ -364,6 +366,31 @@ async function main(): Promise<void> {
   }
 }
 
+/**
+ * Per operation whose file went whole to one place (rename, move, rename with
+ * an edit, edit, untouched): how many documents kept their id there.
+ */
+async function documentIdsKept(col: Collection, held: readonly Held[], tree: string): Promise<Record<string, { kept: number; of: number }>> {
+  const before = new Map<Original, string>();
+  for (const h of held) before.set(h.original, h.citation.document_id);
+  const now = new Map<string, string>();
+  for (let after: string | undefined; ; ) {
+    const page = await col.listDocuments({ after, limit: 1000 });
+    for (const d of page.documents) now.set(relative(tree, d.source), d.document_id);
+    if (page.next_after === null) break;
+    after = page.next_after;
+  }
+  const out: Record<string, { kept: number; of: number }> = {};
+  for (const [o, id] of before) {
+    const dests = new Set(o.segments.map((seg) => seg.dest));
+    if (!["rename", "move", "rename_edit", "edit", "untouched"].includes(o.op) || dests.size !== 1) continue;
+    const row = (out[o.op] ??= { kept: 0, of: 0 });
+    row.of++;
+    if (now.get([...dests][0]!) === id) row.kept++;
+  }
+  return out;
+}
+
 interface ModeResult extends Record<Outcome, number> {
   by_operation: Record<string, Record<Outcome, number>>;
   ms_per_verification: { mean: number; p50: number; p95: number };
@@ -375,6 +402,7 @@ interface Report {
   operations: Record<string, number>;
   citations: { total: number; chunks: number; quotes: number };
   ingest_after: { indexed: number; moved: number; removed: number; unchanged: number };
+  ids_kept: Record<string, { kept: number; of: number }>;
   results: Record<string, ModeResult>;
 }
 
@@ -385,6 +413,7 @@ function markdown(r: Report): string {
     `Source: ${r.source.join(", ")} (${r.files} files), seed ${r.seed}. Operations: ${Object.entries(r.operations).map(([k, v]) => `${k} ${v}`).join(", ")}.`,
     `Citations held before the changes: ${r.citations.total} (${r.citations.chunks} chunks, ${r.citations.quotes} paragraph quotes).`,
     `Re-ingest after the changes: ${r.ingest_after.moved} moved, ${r.ingest_after.indexed} indexed, ${r.ingest_after.removed} removed, ${r.ingest_after.unchanged} unchanged.`,
+    `Document ids kept by files that went whole to one place: ${Object.entries(r.ids_kept).sort(([a], [b]) => a.localeCompare(b)).map(([op, k]) => `${op} ${k.kept}/${k.of}`).join(", ")}.`,
     ``,
     `| verified with | correct | wrong | duplicate | ambiguous | missed | gone | ms/verification (mean, p50, p95) |`,
     `|---|---|---|---|---|---|---|---|`,

@@ -95,6 +95,8 @@ for (const store of ["sqlite", "postgres"] as const) {
         writeFileSync(join(folder, "b", "alpha.md"), ALPHA + "\nA line added later.\n");
         expect(await col.ingest([folder])).toMatchObject({ indexed: 1, moved: 0, removed: 0 });
         expect((await cite(col, "quokkas rottnest")).citation.document_id).toBe(alpha.citation.document_id);
+        // Its former source is still known after that edit: the citation taken before the move is still followed.
+        expect((await col.verify(alpha.citation)).relocated?.source).toBe(join(folder, "b", "alpha.md"));
 
         // A new, different file at the old path gets an id of its own (the moved document holds the old path's id).
         writeFileSync(join(folder, "a", "alpha.md"), GAMMA.replace("Zebra", "Okapi"));
@@ -231,6 +233,71 @@ for (const store of ["sqlite", "postgres"] as const) {
         renameSync(join(rootB, "alpha.md"), join(rootA, "alpha.md"));
         expect(await col.update()).toMatchObject({ moved: 1, indexed: 0, removed: 0 });
         expect((await cite(col, "quokkas rottnest")).citation).toMatchObject({ document_id: alpha.citation.document_id, source: join(rootA, "alpha.md") });
+      } finally {
+        await col.close();
+      }
+    });
+
+    it("a rename with a small edit keeps its document id and its unchanged chunks' ids; ties and merges pair nothing (ADR 0037)", async () => {
+      const { folder, col } = await setup(store);
+      const small = { chunkSize: 200, chunkOverlap: 0 };
+      const section = (name: string, words: string): string => `## ${name}\n\n${words} ${"and more words about it ".repeat(5)}\n\n`;
+      const guide = `# Guide\n\n${section("Install", "Install the package with npm")}${section("Configure", "Configure the origin")}${section("Run", "Run the server")}${section("Stop", "Stop it gracefully")}`;
+      try {
+        writeFileSync(join(folder, "guide.md"), guide);
+        writeFileSync(join(folder, "gamma.md"), GAMMA);
+        await col.ingest([folder], small);
+        const install = await cite(col, "install package npm");
+        const stop = await cite(col, "stop gracefully");
+        const chunksBefore = (await col.listDocuments()).documents.find((d) => d.source === join(folder, "guide.md"))!;
+
+        // Renamed, and one word of its last section edited.
+        rmSync(join(folder, "guide.md"));
+        writeFileSync(join(folder, "handbook.md"), guide.replace("gracefully", "carefully"));
+        expect(await col.ingest([folder], small)).toMatchObject({ moved: 1, indexed: 0, removed: 0 });
+        const after = await cite(col, "install package npm");
+        expect(after.citation).toMatchObject({ document_id: install.citation.document_id, chunk_id: install.citation.chunk_id, source: join(folder, "handbook.md") });
+        expect(chunksBefore.document_id).toBe(install.citation.document_id);
+        // The citation of an unchanged chunk follows the document; the edited one's text is gone.
+        expect((await col.verify(install.citation)).relocated).toMatchObject({ document_id: install.citation.document_id, source: join(folder, "handbook.md") });
+        const edited = await col.verify(stop.citation);
+        expect(edited.verdict).toBe("drifted");
+        expect(edited.relocated).toBeUndefined();
+        expect(edited.detail).toContain(`moved from ${join(folder, "guide.md")} to ${join(folder, "handbook.md")}`);
+        // Edited again in place: still the same document, still followed from its first path.
+        writeFileSync(join(folder, "handbook.md"), guide.replace("gracefully", "quickly"));
+        expect(await col.ingest([folder], small)).toMatchObject({ indexed: 1, moved: 0 });
+        expect((await col.verify(install.citation)).relocated?.source).toBe(join(folder, "handbook.md"));
+
+        // Two edited copies appear for one gone document: a tie, so neither takes its id.
+        rmSync(join(folder, "handbook.md"));
+        writeFileSync(join(folder, "copy-1.md"), guide.replace("gracefully", "slowly"));
+        writeFileSync(join(folder, "copy-2.md"), guide.replace("gracefully", "calmly"));
+        expect(await col.ingest([folder], small)).toMatchObject({ moved: 0, indexed: 2, removed: 1 });
+        const ids = new Set((await col.listDocuments()).documents.map((d) => d.document_id));
+        expect(ids.has(install.citation.document_id)).toBe(false);
+        // The citation still finds its text, at two places now: named, relocated to none.
+        expect((await col.verify(install.citation, { originalText: install.text })).relocated).toBeUndefined();
+      } finally {
+        await col.close();
+      }
+    });
+
+    it("two documents merged into a new file pair with nothing (ADR 0037)", async () => {
+      const { folder, col } = await setup(store);
+      const small = { chunkSize: 200, chunkOverlap: 0 };
+      const long = (title: string, word: string): string => `# ${title}\n\n` + [1, 2, 3].map((i) => `## Part ${i}\n\n${word} part ${i} ${"filler words for the part ".repeat(5)}\n\n`).join("");
+      try {
+        writeFileSync(join(folder, "one.md"), long("One", "Alpaca"));
+        writeFileSync(join(folder, "two.md"), long("Two", "Bison"));
+        await col.ingest([folder], small);
+        const one = await cite(col, "alpaca part");
+        rmSync(join(folder, "one.md"));
+        rmSync(join(folder, "two.md"));
+        writeFileSync(join(folder, "both.md"), long("One", "Alpaca") + long("Two", "Bison"));
+        expect(await col.ingest([folder], small)).toMatchObject({ moved: 0, indexed: 1, removed: 2 });
+        expect((await cite(col, "alpaca part")).citation.document_id).not.toBe(one.citation.document_id);
+        expect((await col.verify(one.citation)).relocated?.source).toBe(join(folder, "both.md"));
       } finally {
         await col.close();
       }

@@ -21,11 +21,11 @@ import { ATTR, withSpan } from "../obs/tracing.js";
 import { buildChunks, type ChunkSettings } from "./build-chunks.js";
 import { CHUNKER_VERSION, type ChunkingDecision } from "./chunking-settings.js";
 import { discoverFiles } from "./discover.js";
-import { identityFor, identityMetadata, type DocumentIdentity } from "./document-identity.js";
+import { identityFor, identityMetadata, identityOf, type DocumentIdentity } from "./document-identity.js";
 import type { Dispatcher, LoadedContent, Loader } from "./dispatch.js";
 import { parseFrontMatter } from "./front-matter.js";
 import { INGEST_SPANS } from "./ingest-tracing.js";
-import { goneDocumentsWith, movedMetadata, pairMoves, type MoveCandidate } from "./moves.js";
+import { goneDocument, goneDocumentsWith, movedMetadata, pairEdits, pairMoves, similarDocuments, unseenUnder, type EditCandidate, type MoveCandidate } from "./moves.js";
 import {
   DEFAULT_WRITE_BATCH_LIMITS,
   DENSE_WRITE_BATCH_LIMITS,
@@ -165,6 +165,18 @@ export interface ReachedInput {
   kind: "path" | "url";
 }
 
+/**
+ * New files held (with their loaded content) at most per run while the walk
+ * decides whether they are renames with edits; past it, files are written at
+ * once and only same-content moves are found.
+ */
+const MAX_EDIT_CANDIDATES = 256;
+
+/** The path fields of a file's document metadata. */
+function pathMetadata(baseDir: string, path: string): Record<string, unknown> {
+  return { ext: extname(path).toLowerCase(), rel_path: relative(baseDir, path) };
+}
+
 export class Ingestor {
   private readonly summary: IngestSummary = emptySummary();
   /** Inputs this run reached, in order. */
@@ -174,6 +186,11 @@ export class Ingestor {
   private moveCandidates: MoveCandidate[] = [];
   /** Folders this run walked: moves are settled among them, and each is pruned, once all are walked. */
   private readonly walkedFolders: string[] = [];
+  /** New files of this run whose content mostly is an indexed document's: renames with edits or copies, decided after the walk. */
+  private editCandidates: Array<EditCandidate<LoadedContent>> = [];
+  /** The run's path inputs, and when it began: only documents under them, indexed before it, can be found gone. */
+  private inputPaths: string[] = [];
+  private startedAt = "";
   private lastBreath = performance.now();
 
   constructor(
@@ -192,6 +209,8 @@ export class Ingestor {
    */
   async run(inputs: string[]): Promise<IngestSummary> {
     const started = performance.now();
+    this.startedAt = new Date().toISOString();
+    this.inputPaths = inputs.filter((i) => !hasUrlScheme(i)).map((i) => resolve(i));
     // The run's sources are recorded in the store; pruning keeps every document whose source is among them.
     await this.store.resetSeenSources();
     for (const input of inputs) {
@@ -301,10 +320,14 @@ export class Ingestor {
       }
       const loaded = await this.extract(loader, bytes, path);
       const identity = await identityFor(this.store, path);
-      const pending = this.prepareDocument(path, identity, baseDir, fingerprint, loaded, {
-        ext: extname(path).toLowerCase(),
-        rel_path: relative(baseDir, path),
-      });
+      const pending = this.prepareDocument(path, identity, baseDir, fingerprint, loaded, pathMetadata(baseDir, path));
+      if (pending && mayMove && !read.replaces && this.editCandidates.length < MAX_EDIT_CANDIDATES) {
+        const similar = await similarDocuments(this.store, pending.chunks, this.inputPaths, this.startedAt);
+        if (similar.length > 0) {
+          this.editCandidates.push({ path, realPath, baseDir, fingerprint, similar, held: loaded });
+          return;
+        }
+      }
       if (pending) this.batch.add({ ...pending, replaces: read.replaces });
     } catch (err) {
       this.fail(path, toGroundkitError(err));
@@ -463,8 +486,11 @@ export class Ingestor {
 
   private counted(pending: PendingDocument): void {
     const source = pending.doc.source_class === "snapshot" ? redactUrl(pending.doc.source) : pending.doc.source;
-    this.opts.onChange?.({ source, change: pending.replaces ? "replaced" : "added", chunks: pending.chunks.length });
-    this.summary.indexed++;
+    // A document moved with edits was counted (and reported) as moved.
+    if (pending.movedFrom === undefined) {
+      this.opts.onChange?.({ source, change: pending.replaces ? "replaced" : "added", chunks: pending.chunks.length });
+      this.summary.indexed++;
+    }
     this.summary.chunks_written += pending.chunks.length;
     this.summary.vectors_written += pending.vectors?.reduce((n, v) => n + vectorCount(v), 0) ?? 0;
   }
@@ -476,6 +502,11 @@ export class Ingestor {
    * removes what is still unseen.
    */
   private async settleMoves(folders: readonly string[]): Promise<void> {
+    await this.settleSameContentMoves(folders);
+    await this.settleEditedMoves(folders);
+  }
+
+  private async settleSameContentMoves(folders: readonly string[]): Promise<void> {
     const candidates = this.moveCandidates;
     this.moveCandidates = [];
     if (candidates.length === 0) return;
@@ -500,6 +531,50 @@ export class Ingestor {
     const moved = new Set(done.map((m) => m.to.path));
     for (const c of unpaired.concat(moves.filter((m) => !moved.has(m.to.path)).map((m) => m.to))) {
       await this.ingestFile(c.path, c.realPath, c.baseDir, false);
+      if (this.batch.full()) await this.commitBatch();
+      await this.breathe();
+    }
+    await this.commitBatch();
+  }
+
+  /**
+   * Decide the run's renames with edits (ADR 0037): a gone document paired with
+   * the one new file that mostly is its content (unique both ways) moves there
+   * and is replaced by that file's content, as an edit in place is (its id,
+   * and the ids of chunks that did not change, stay). The rest are written as
+   * new documents.
+   */
+  private async settleEditedMoves(folders: readonly string[]): Promise<void> {
+    const candidates = this.editCandidates;
+    this.editCandidates = [];
+    if (candidates.length === 0) return;
+    const { pairs, unpaired } = pairEdits(candidates, await unseenUnder(this.store, folders));
+    const done = await this.store.transaction(async (tx) => {
+      const out: Array<{ from: StoredDocument; to: EditCandidate<LoadedContent> }> = [];
+      for (const { from, to } of pairs) {
+        const doc = await tx.getDocument(from);
+        if (!doc) continue;
+        try {
+          const metadata = movedMetadata({ from: goneDocument(doc), to });
+          if (await tx.moveDocument(from, { source: to.path, base_dir: to.baseDir, metadata })) out.push({ from: doc, to });
+        } catch {
+          // Rolled back alone (a savepoint): the file is then written as a new document below.
+        }
+      }
+      return out;
+    });
+    for (const { from, to } of done) {
+      this.summary.moved++;
+      this.opts.onChange?.({ source: to.path, change: "moved", chunks: 0, from: from.source });
+      const moved = await this.store.getDocument(from.document_id);
+      const pending = moved && this.prepareDocument(to.path, identityOf(moved), to.baseDir, to.fingerprint, to.held, pathMetadata(to.baseDir, to.path));
+      if (pending) this.batch.add({ ...pending, replaces: true, movedFrom: from.source });
+      if (this.batch.full()) await this.commitBatch();
+    }
+    const moved = new Set(done.map((m) => m.to.path));
+    for (const c of unpaired.concat(pairs.map((p) => p.to).filter((c) => !moved.has(c.path)))) {
+      const pending = this.prepareDocument(c.path, await identityFor(this.store, c.path), c.baseDir, c.fingerprint, c.held, pathMetadata(c.baseDir, c.path));
+      if (pending) this.batch.add({ ...pending, replaces: false });
       if (this.batch.full()) await this.commitBatch();
       await this.breathe();
     }
