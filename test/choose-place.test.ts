@@ -58,3 +58,22 @@ describe("choosing where a cited text went (ADR 0037)", () => {
     expect(choosePlace([], TEXT, once).kind).toBe("none");
   });
 });
+
+describe("a place that is another copy, near the cited one (ADR 0037)", () => {
+  // Two copies of a line in two code blocks that differ only in their first words: the text
+  // around the other copy shares much of the cited copy's surroundings, but all of its own.
+  const block = (intro: string, end: string) => `${intro}\n\n\`\`\`js\nconst client = new Client(origin)\n// ${TEXT}\nawait client.request(options)\n\`\`\`\n\n${end}`;
+  const first = block("Intro one: the pool.", "That is all for the pool.\n\n");
+  const second = block("Intro two: the agent.", "That is all for the agent.\n");
+  const asCited = `${first}${second}`;
+  const at = [...`${first}${block("Intro two: the agent.", "").split(TEXT)[0]}`].length;
+  const span = { content: new CodePointText(asCited), start: at, end: at + [...TEXT].length };
+
+  it("is never chosen when the cited copy was deleted, however much its surroundings share", () => {
+    const left = placesIn(first);
+    expect(left).toHaveLength(1);
+    expect(choosePlace(left, TEXT, span).kind).toBe("ambiguous");
+    // The cited copy's block moved to another file: that one, not the copy that stayed.
+    expect(choosePlace(placesIn(first, `# Agent\n\n${second}`), TEXT, span)).toMatchObject({ kind: "chosen", place: { doc: 1 } });
+  });
+});
