@@ -303,6 +303,39 @@ for (const store of ["sqlite", "postgres"] as const) {
       }
     });
 
+    it("a paragraph moved out of a file full of near copies of it is found where it went: the cited file's own matches do not crowd out the others", async () => {
+      const { folder, col } = await setup(store);
+      try {
+        // A long paragraph, and a guide of many sections each holding it with its last stop changed (near copies:
+        // the same terms, so they are the best lexical matches for it, and every one of them is the cited document's).
+        const sentence = (i: number) => `Sentence ${i} tells the reader how the pool, the agent and the dispatcher share connection ${i} among requests. `;
+        const para = Array.from({ length: 12 }, (_, i) => sentence(i)).join("").trimEnd();
+        const near = para.slice(0, -1) + ";";
+        const sections = Array.from({ length: 30 }, (_, i) => `## Step ${i}\n\n${near}\n\n`).join("");
+        const guidePath = join(folder, "guide.md");
+        const notesPath = join(folder, "notes.md");
+        const notesStart = "# Notes\n\nPelicans carry fish in their throat pouches, wrote the naturalist, and more besides. ";
+        writeFileSync(guidePath, `# Guide\n\n${sections}## The one\n\n${para}\n`);
+        writeFileSync(notesPath, `${notesStart}\n`);
+        await col.ingest([folder]);
+        const documentId = (await cite(col, "step dispatcher")).citation.document_id;
+        const [occurrence] = (await col.verifyQuote(para, { documentId })).occurrences;
+        expect(occurrence).toBeDefined();
+
+        // The paragraph cut from the guide and pasted into the notes' first paragraph (no chunk of the notes is it).
+        writeFileSync(guidePath, `# Guide\n\n${sections}`);
+        writeFileSync(notesPath, `${notesStart}${para}\n`);
+        await col.ingest([folder]);
+        for (const given of [{ originalText: para }, {}]) {
+          const v = await col.verify(occurrence!.citation, given);
+          expect(v.verdict).toBe("drifted");
+          expect(v.relocated).toMatchObject({ source: notesPath, start_offset: notesStart.length, end_offset: notesStart.length + para.length });
+        }
+      } finally {
+        await col.close();
+      }
+    });
+
     it("a citation alone (no text) of a removed file finds its text in another file through the kept history", async () => {
       const { folder, col } = await setup(store);
       try {

@@ -101,12 +101,32 @@ export async function findElsewhere(citation: Citation, text: string, lookup: El
   return places;
 }
 
-/** Candidate documents, best first, each at most once (duplicates are skipped by the caller). */
+/**
+ * Candidate documents, best first (duplicates, and the cited document, are
+ * skipped by the caller). Each lookup is asked again for more chunks while the
+ * caller still wants documents and the last answer was full: the best matches
+ * are often chunks of the cited document itself (near copies of the cited text
+ * around it) or many chunks of one document, and those must not stand in for
+ * the other documents (ADR 0037).
+ */
 async function* candidates(citation: Citation, text: string, lookup: ElsewhereLookup): AsyncGenerator<StoredDocument> {
-  for (const chunk of await lookup.store.chunksWithTextHash(citation.text_hash, CHUNKS_ASKED)) yield chunk.document;
+  yield* widening((limit) => lookup.store.chunksWithTextHash(citation.text_hash, limit));
   const terms = lookupTerms(text);
   if (terms.length === 0) return;
-  for (const chunk of await lookup.store.searchLexical(terms, CHUNKS_ASKED)) yield chunk.document;
+  yield* widening((limit) => lookup.store.searchLexical(terms, limit));
+}
+
+/** Chunks asked of one lookup at most, however many of them are skipped. */
+export const MAX_CHUNKS_ASKED = CHUNKS_ASKED * 16;
+
+/** The documents of `ask(limit)`'s chunks, asking with a doubled limit while every chunk asked for came back, up to {@link MAX_CHUNKS_ASKED}. */
+async function* widening(ask: (limit: number) => Promise<ReadonlyArray<{ document: StoredDocument }>>): AsyncGenerator<StoredDocument> {
+  for (let limit = CHUNKS_ASKED; ; limit *= 2) {
+    const chunks = await ask(limit);
+    // A wider answer repeats the narrower one (the caller skips what it tried), whatever order ties came back in.
+    for (const chunk of chunks) yield chunk.document;
+    if (chunks.length < limit || limit >= MAX_CHUNKS_ASKED) return;
+  }
 }
 
 /** The cited text's distinct terms, longest first (ties in text order), at most {@link LOOKUP_TERMS}. */
