@@ -336,6 +336,41 @@ for (const store of ["sqlite", "postgres"] as const) {
       }
     });
 
+    it("a file merged after another that opens with the same header: its header's citation follows its own copy, not the one now at its offsets", async () => {
+      const { folder, col } = await setup(store);
+      try {
+        // Sections long enough to be a chunk each, so the merged file mostly is the long file's chunks (a rename with edits).
+        const header = '<h1 align="center">Fastify</h1>';
+        const section = (i: number) =>
+          `## Part ${i}\n\n` + Array.from({ length: 11 }, (_, j) => `Part ${i} sentence ${j} explains how hooks ${i}, decorators and plugins fit together. `).join("") + "\n\n";
+        const long = `${header}\n\n# Long\n\n` + Array.from({ length: 6 }, (_, i) => section(i)).join("");
+        const short = `${header}\n\n# Short\n\nPelicans carry fish in their throat pouches.\n`;
+        writeFileSync(join(folder, "long.md"), long);
+        writeFileSync(join(folder, "short.md"), short);
+        await col.ingest([folder]);
+        const documentId = (await cite(col, "hooks decorators plugins")).citation.document_id;
+        const [occurrence] = (await col.verifyQuote(header, { documentId })).occurrences;
+        expect(occurrence?.citation).toMatchObject({ start_offset: 0, source: join(folder, "long.md") });
+
+        // Both merged into one new file, the short one first: the long one's header is now second.
+        const mergedPath = join(folder, "short-merged.md");
+        rmSync(join(folder, "long.md"));
+        rmSync(join(folder, "short.md"));
+        writeFileSync(mergedPath, `${short}\n\n${long}`);
+        expect(await col.ingest([folder])).toMatchObject({ moved: 1 });
+        expect((await cite(col, "hooks decorators plugins")).citation.document_id).toBe(documentId);
+
+        const at = short.length + 2;
+        for (const given of [{ originalText: header }, {}]) {
+          const v = await col.verify(occurrence!.citation, given);
+          expect(v.verdict).toBe("drifted");
+          expect(v.relocated).toMatchObject({ source: mergedPath, start_offset: at, end_offset: at + header.length });
+        }
+      } finally {
+        await col.close();
+      }
+    });
+
     it("a citation alone (no text) of a removed file finds its text in another file through the kept history", async () => {
       const { folder, col } = await setup(store);
       try {

@@ -112,8 +112,14 @@ async function checkUntraced(
     const { start_offset: start, end_offset: end } = citation;
     const textHere = end <= content.length && sha256(content.slice(start, end)) === citation.text_hash;
     const verification = compare(cited, current);
+    if (textHere && movedTo === undefined) return { verification, ...current };
+    if (textHere && !(await mayBeAnotherCopy(citation, ctx, content))) {
+      return { verification: followedMove(citation, movedTo!, moveNote, current, verification), ...current };
+    }
     if (textHere) {
-      return { verification: movedTo === undefined ? verification : followedMove(citation, movedTo, moveNote, current, verification), ...current };
+      const why = `${moveNote}the cited text is at code points ${start}-${end}, but the document changed since it was cited and holds the text more than once.`;
+      const placed = await placeElsewhere(citation, ctx, why, { doc: cited, ...current });
+      if (placed) return placed;
     }
     const placed = await placeElsewhere(citation, ctx, moveNote + verification.detail, { doc: cited, ...current });
     return placed ?? { verification: { ...verification, detail: moveNote + verification.detail }, ...current };
@@ -124,6 +130,19 @@ async function checkUntraced(
     const placed = err.gone ? await placeElsewhere(citation, ctx, moveNote + err.detail, undefined) : undefined;
     return placed ?? { verification: { verdict: err.verdict, detail: moveNote + err.detail } };
   }
+}
+
+/**
+ * Whether the cited text at its offsets in a moved document may be another
+ * copy of it (ADR 0037): the document moved with edits (a rename with edits,
+ * or most of a merge) and holds the text more than once, so a copy that was
+ * elsewhere may have come to sit at the cited offsets. A document unchanged
+ * since the citation (or whose past is not known) is taken at its offsets.
+ */
+async function mayBeAnotherCopy(citation: Citation, ctx: VerifyContext, content: CodePointText): Promise<boolean> {
+  if (occurrencesOf(content, content.slice(citation.start_offset, citation.end_offset), 2).length < 2) return false;
+  const then = await ctx.elsewhere?.documentAsCited(citation);
+  return then !== undefined && then.text !== content.text;
 }
 
 /**
