@@ -370,9 +370,13 @@ async function main(): Promise<void> {
  * Per operation whose file went whole to one place (rename, move, rename with
  * an edit, edit, untouched): how many documents kept their id there.
  */
-async function documentIdsKept(col: Collection, held: readonly Held[], tree: string): Promise<Record<string, { kept: number; of: number }>> {
+async function documentIdsKept(col: Collection, held: readonly Held[], tree: string): Promise<Record<string, IdsKept>> {
   const before = new Map<Original, string>();
-  for (const h of held) before.set(h.original, h.citation.document_id);
+  const chunks = new Map<Original, number>();
+  for (const h of held) {
+    before.set(h.original, h.citation.document_id);
+    if (h.kind === "chunk") chunks.set(h.original, (chunks.get(h.original) ?? 0) + 1);
+  }
   const now = new Map<string, string>();
   for (let after: string | undefined; ; ) {
     const page = await col.listDocuments({ after, limit: 1000 });
@@ -380,15 +384,23 @@ async function documentIdsKept(col: Collection, held: readonly Held[], tree: str
     if (page.next_after === null) break;
     after = page.next_after;
   }
-  const out: Record<string, { kept: number; of: number }> = {};
+  const out: Record<string, IdsKept> = {};
   for (const [o, id] of before) {
     const dests = new Set(o.segments.map((seg) => seg.dest));
     if (!["rename", "move", "rename_edit", "edit", "untouched"].includes(o.op) || dests.size !== 1) continue;
-    const row = (out[o.op] ??= { kept: 0, of: 0 });
+    const row = (out[o.op] ??= { kept: 0, of: 0, lost_chunks: [] });
     row.of++;
     if (now.get([...dests][0]!) === id) row.kept++;
+    else row.lost_chunks.push(chunks.get(o) ?? 0);
   }
   return out;
+}
+
+/** Documents of one operation that kept their id, and the chunk counts of those that did not. */
+interface IdsKept {
+  kept: number;
+  of: number;
+  lost_chunks: number[];
 }
 
 interface ModeResult extends Record<Outcome, number> {
@@ -402,7 +414,7 @@ interface Report {
   operations: Record<string, number>;
   citations: { total: number; chunks: number; quotes: number };
   ingest_after: { indexed: number; moved: number; removed: number; unchanged: number };
-  ids_kept: Record<string, { kept: number; of: number }>;
+  ids_kept: Record<string, IdsKept>;
   results: Record<string, ModeResult>;
 }
 
@@ -413,7 +425,7 @@ function markdown(r: Report): string {
     `Source: ${r.source.join(", ")} (${r.files} files), seed ${r.seed}. Operations: ${Object.entries(r.operations).map(([k, v]) => `${k} ${v}`).join(", ")}.`,
     `Citations held before the changes: ${r.citations.total} (${r.citations.chunks} chunks, ${r.citations.quotes} paragraph quotes).`,
     `Re-ingest after the changes: ${r.ingest_after.moved} moved, ${r.ingest_after.indexed} indexed, ${r.ingest_after.removed} removed, ${r.ingest_after.unchanged} unchanged.`,
-    `Document ids kept by files that went whole to one place: ${Object.entries(r.ids_kept).sort(([a], [b]) => a.localeCompare(b)).map(([op, k]) => `${op} ${k.kept}/${k.of}`).join(", ")}.`,
+    `Document ids kept by files that went whole to one place: ${Object.entries(r.ids_kept).sort(([a], [b]) => a.localeCompare(b)).map(([op, k]) => `${op} ${k.kept}/${k.of}${k.lost_chunks.length ? ` (the others had ${k.lost_chunks.sort((a, b) => a - b).join(", ")} chunks)` : ""}`).join(", ")}.`,
     ``,
     `| verified with | correct | wrong | duplicate | ambiguous | missed | gone | ms/verification (mean, p50, p95) |`,
     `|---|---|---|---|---|---|---|---|`,
