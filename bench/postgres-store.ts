@@ -1,19 +1,23 @@
 /**
- * `npm run bench -- --store postgres [--chunks N] [--seconds S] [--clients C] [--only bm25,served] [--cpu-lock FILE] [--out DIR]`:
+ * `npm run bench -- --store postgres [--chunks N] [--seconds S] [--clients C] [--only bm25,served] [--fsync on|off] [--cpu-lock FILE] [--out DIR]`:
  * the PostgreSQL store beside the SQLite store in one run, on a throwaway
- * local PostgreSQL cluster (test/support/postgres-server.ts), over the
+ * local PostgreSQL cluster (test/support/postgres-server.ts; with fsync on by
+ * default, as a user's server runs, and the settings printed), over the
  * benchmark corpus (bench/corpus.ts) cut at N chunks (default 100,000):
  *
- * - ingest chunks/s into each store (in this process, through the library);
+ * - ingest chunks/s into each store (in this process, through the library),
+ *   and the CPU seconds per 1,000 chunks of this process and of PostgreSQL;
  * - BM25 p50/p99 in this process over the benchmark query mix;
  * - the store's pool's cost per call (`SELECT 1` through store/postgres/pg-pool.ts,
  *   against a bare pg client);
  * - served req/s at C concurrent clients (default 64) against real
  *   `grk serve` processes: SQLite with 1, PostgreSQL with 1 and with 3
- *   sharing one database, and 3 while one of them ingests a further 2% of
- *   the corpus (errors counted: must be 0); for each, the CPU seconds per
- *   1,000 requests of the servers and of PostgreSQL (bench/proc-cpu.ts) and
- *   the throughput they predict on more cores.
+ *   sharing one database, 3 while one of them ingests a further 2% of
+ *   the corpus (errors counted: must be 0), and 3 reading from a streaming
+ *   replica of the database (started then: pg_basebackup, hot standby); for
+ *   each, the CPU seconds per 1,000 requests of the servers and of PostgreSQL
+ *   (primary and replica: bench/proc-cpu.ts) and the throughput they predict
+ *   on more cores.
  *
  * With --cpu-lock, the ingest runs under the shared lock and the timed
  * phases under the exclusive one. Writes bench/results/postgres-store.json and .md.
@@ -27,7 +31,7 @@ import { openCollection, type Collection } from "../src/collection/index.js";
 import { DEFAULTS } from "../src/core/config.js";
 import { resolvePoolSettings } from "../src/store/postgres/connection-settings.js";
 import { PgPool } from "../src/store/postgres/pg-pool.js";
-import { startPostgres } from "../test/support/postgres-server.js";
+import { startPostgres, startReplica, type TestPostgres } from "../test/support/postgres-server.js";
 import { percentileOf, runLoad, startServes, type LoadResult, type ServeProcess } from "../test/support/serve-load.js";
 import { underCpuLock } from "./cpu-lock.js";
 import { postmasterPid, treeCpuSeconds } from "./proc-cpu.js";
@@ -37,6 +41,26 @@ import { buildQueries } from "./queries.js";
 const CLI = resolve(import.meta.dirname, "../../dist/cli/main.js");
 const TOKEN = "bench-token";
 const round2 = (x: number): number => Math.round(x * 100) / 100;
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+/** The server's values of `names` (what the figures were measured under). */
+async function showSettings(url: string, names: string[]): Promise<Record<string, string>> {
+  const pgModule = createRequire(import.meta.url)("pg") as {
+    Client: new (o: { connectionString: string }) => {
+      connect(): Promise<void>;
+      query(s: string, v: unknown[]): Promise<{ rows: Array<{ name: string; setting: string }> }>;
+      end(): Promise<void>;
+    };
+  };
+  const client = new pgModule.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const rows = (await client.query("SELECT name, current_setting(name) AS setting FROM unnest($1::text[]) AS name", [names])).rows;
+    return Object.fromEntries(rows.map((r) => [r.name, r.setting]));
+  } finally {
+    await client.end();
+  }
+}
 
 interface StoreFigures {
   documents: number;
@@ -46,6 +70,8 @@ interface StoreFigures {
   bm25_queries: number;
   bm25_p50_ms: number | null;
   bm25_p99_ms: number | null;
+  /** CPU seconds per 1,000 chunks ingested: this process (extraction, chunking, the store's client side) and the PostgreSQL cluster. */
+  ingest_cpu_s_per_1k_chunks: { groundkit: number; postgres: number };
 }
 
 interface LoadFigures {
@@ -66,6 +92,8 @@ interface LoadFigures {
   /** Requests per second the servers' and PostgreSQL's CPU per request allow with all of `cores` cores busy (the clients elsewhere). */
   predicted_rps?: Record<string, number>;
   load_average?: string;
+  /** The replica phase: what each server's /readyz said of the replica after the run, and the CPU split between the two servers. */
+  replica?: { readyz: string[]; postgres_cpu_s_per_1k: { primary: number; replica: number } };
 }
 
 /** Core counts the prediction is printed for: this machine's, and larger ones. */
@@ -122,6 +150,8 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
       out: { type: "string", default: "bench/results" },
       name: { type: "string", default: "postgres-store" },
       only: { type: "string", default: "bm25,served" },
+      // on: the server fsyncs its commits, as every PostgreSQL a user runs does; off: the test suite's throwaway setting.
+      fsync: { type: "string", default: "on" },
     },
     strict: true,
   });
@@ -132,12 +162,15 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
   // The ingest always runs (it builds what the other phases read); the timed phases can be chosen.
   const only = new Set(values.only!.split(",").map((s) => s.trim()));
   for (const p of only) if (p !== "bm25" && p !== "served") throw new Error(`--only takes bm25 and/or served, not '${p}'`);
+  if (values.fsync !== "on" && values.fsync !== "off") throw new Error(`--fsync takes on or off, not '${values.fsync}'`);
   const log = (s: string): void => void process.stderr.write(`bench(postgres): ${s}\n`);
-  const pg = await startPostgres();
+  const pg = await startPostgres({ durable: values.fsync === "on" });
+  const serverSettings = await showSettings(pg.url, ["fsync", "synchronous_commit", "shared_buffers", "wal_level", "max_wal_size"]);
   const postmaster = postmasterPid(pg.dataDir);
   const scratch = mkdtempSync(join(tmpdir(), "grk-pg-bench-"));
   const pgConfig = { kind: "postgres" as const, url_env: "GRK_BENCH_PG_URL", schema: "bench" };
   process.env.GRK_BENCH_PG_URL = pg.url;
+  let replica: TestPostgres | undefined;
   const servers: ServeProcess[] = [];
   const stopServers = async (): Promise<void> => {
     await Promise.all(servers.splice(0).map((s) => s.stop()));
@@ -151,24 +184,29 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
     const more = writeCorpus(moreDir, corpus.end_doc, (d) => d >= Math.max(50, Math.round(corpus.documents * 0.02)), counting);
     log(`corpus: ${corpus.documents} documents, ${corpus.chunks} chunks; ingest increment ${more.documents} documents`);
     const indexDirs = { sqlite: join(scratch, "idx-sqlite"), postgres: join(scratch, "idx-postgres") };
-    const configs = { sqlite: join(scratch, "sqlite.json"), postgres: join(scratch, "postgres.json") };
+    const configs = { sqlite: join(scratch, "sqlite.json"), postgres: join(scratch, "postgres.json"), replica: join(scratch, "postgres-replica.json") };
     writeFileSync(configs.sqlite, "{}");
     writeFileSync(configs.postgres, JSON.stringify({ store: pgConfig }));
+    // The same collection, its reads from the replica (docs/postgres.md, "Read replicas"); the URL is set once it runs.
+    writeFileSync(configs.replica, JSON.stringify({ store: { ...pgConfig, replicas: [{ url_env: "GRK_BENCH_PG_REPLICA_URL" }] } }));
     const open = (kind: "sqlite" | "postgres"): Promise<Collection> =>
       openCollection({ indexDir: indexDirs[kind], collection: "default", create: true, ...(kind === "postgres" ? { store: pgConfig } : {}) });
 
     // 1. Ingest (untimed for the machine's sake: under the shared lock).
-    const ingest: Record<string, { chunks: number; documents: number; seconds: number }> = {};
+    const ingest: Record<string, { chunks: number; documents: number; seconds: number; cpu: { groundkit: number; postgres: number } }> = {};
     const loadAtIngest = loadLine();
     await underCpuLock(lockFile, "shared", async () => {
       for (const kind of ["sqlite", "postgres"] as const) {
         const col = await open(kind);
         try {
           const t = performance.now();
+          const cpu0 = { groundkit: process.cpuUsage(), postgres: treeCpuSeconds([postmaster]) };
           await col.ingest([docsDir]);
           const s = (performance.now() - t) / 1000;
+          const own = process.cpuUsage(cpu0.groundkit);
+          const cpu = { groundkit: (own.user + own.system) / 1e6, postgres: treeCpuSeconds([postmaster]) - cpu0.postgres };
           const st = await col.status();
-          ingest[kind] = { chunks: st.chunks, documents: st.documents, seconds: s };
+          ingest[kind] = { chunks: st.chunks, documents: st.documents, seconds: s, cpu };
           log(`${kind}: ingested ${st.chunks} chunks in ${s.toFixed(1)} s`);
         } finally {
           await col.close();
@@ -229,31 +267,54 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
       }
 
       // 2c. Served load.
-      const env = { ...process.env, GROUNDKIT_API_TOKEN: TOKEN };
+      const env: NodeJS.ProcessEnv = { ...process.env, GROUNDKIT_API_TOKEN: TOKEN };
       const search = (i: number) => ({ path: "/v1/search", body: { query: queries[i % queries.length], top_k: 10 } });
       const loads: LoadFigures[] = [];
-      const phase = async (name: string, kind: "sqlite" | "postgres", n: number, during?: (s: ServeProcess[]) => Promise<LoadFigures["ingest"]>) => {
-        servers.push(
-          ...(await startServes(CLI, n, ["--config", configs[kind], "--index-dir", indexDirs[kind], "--allowed-root", scratch], { cwd: scratch, env })),
-        );
+      const phase = async (
+        name: string,
+        kind: "sqlite" | "postgres",
+        n: number,
+        opts: { during?: (s: ServeProcess[]) => Promise<LoadFigures["ingest"]>; replica?: TestPostgres } = {},
+      ) => {
+        const config = opts.replica ? configs.replica : configs[kind];
+        servers.push(...(await startServes(CLI, n, ["--config", config, "--index-dir", indexDirs[kind], "--allowed-root", scratch], { cwd: scratch, env })));
         const urls = servers.map((s) => s.url);
         await runLoad(urls, { clients, seconds: 1, request: search }); // warm-up
         let ingestResult: LoadFigures["ingest"];
-        const background = during?.(servers).then((r) => (ingestResult = r));
+        const background = opts.during?.(servers).then((r) => (ingestResult = r));
         const pids = servers.map((s) => s.child.pid!);
-        const cpu0 = { groundkit: treeCpuSeconds(pids), postgres: treeCpuSeconds([postmaster]), client: process.cpuUsage() };
+        // The replica's processes are PostgreSQL's too.
+        const standby = opts.replica ? postmasterPid(opts.replica.dataDir) : undefined;
+        const pgCpu = (): { primary: number; replica: number } => ({
+          primary: treeCpuSeconds([postmaster]),
+          replica: standby === undefined ? 0 : treeCpuSeconds([standby]),
+        });
+        const cpu0 = { groundkit: treeCpuSeconds(pids), postgres: pgCpu(), client: process.cpuUsage() };
         const r = await runLoad(urls, { clients, seconds, until: background, request: search });
         const client = process.cpuUsage(cpu0.client);
+        const pgAfter = pgCpu();
+        const pgSpent = { primary: pgAfter.primary - cpu0.postgres.primary, replica: pgAfter.replica - cpu0.postgres.replica };
         const cpu = {
           groundkit: treeCpuSeconds(pids) - cpu0.groundkit,
-          postgres: treeCpuSeconds([postmaster]) - cpu0.postgres,
+          postgres: pgSpent.primary + pgSpent.replica,
           client: (client.user + client.system) / 1e6,
         };
-        const figures = { ...loadFigures(name, kind, r), ingest: ingestResult, ...cpuFigures(cpu, r.ok + r.errors + r.bad), load_average: loadLine() };
+        const requests = r.ok + r.errors + r.bad;
+        const figures: LoadFigures = { ...loadFigures(name, kind, r), ingest: ingestResult, ...cpuFigures(cpu, requests), load_average: loadLine() };
+        if (opts.replica && requests > 0) {
+          const readyz = await Promise.all(urls.map((u) => replicaReadiness(u)));
+          // A replica passed over means the reads went to the primary: not the phase it claims to be.
+          for (const line of readyz) if (!line.startsWith("serving")) figures.problems.push(`replica: ${line}`);
+          const per = (x: number): number => Math.round((x / requests) * 1000 * 1000) / 1000;
+          figures.replica = { readyz, postgres_cpu_s_per_1k: { primary: per(pgSpent.primary), replica: per(pgSpent.replica) } };
+        }
         loads.push(figures);
         log(
           `${name}: ${figures.requests_per_s} req/s, ${figures.errors} errors, p50 ${figures.p50_ms} ms, p99 ${figures.p99_ms} ms; ` +
-            `CPU s per 1,000: groundkit ${figures.cpu_s_per_1k?.groundkit}, postgres ${figures.cpu_s_per_1k?.postgres}; load ${figures.load_average}`,
+            `CPU s per 1,000: groundkit ${figures.cpu_s_per_1k?.groundkit}, postgres ${figures.cpu_s_per_1k?.postgres}` +
+            (figures.replica ? ` (primary ${figures.replica.postgres_cpu_s_per_1k.primary}, replica ${figures.replica.postgres_cpu_s_per_1k.replica})` : "") +
+            `; load ${figures.load_average}` +
+            (figures.problems.length > 0 ? `; problems: ${figures.problems.join("; ")}` : ""),
         );
         await stopServers();
       };
@@ -261,7 +322,7 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
       await phase("sqlite, 1 server", "sqlite", 1);
       await phase("postgres, 1 server", "postgres", 1);
       await phase("postgres, 3 servers", "postgres", 3);
-      await phase("postgres, 3 servers, server 1 ingesting", "postgres", 3, async (s) => {
+      await phase("postgres, 3 servers, server 1 ingesting", "postgres", 3, { during: async (s) => {
         const t = performance.now();
         const res = await fetch(`${s[0]!.url}/v1/collections/default/ingest`, {
           method: "POST",
@@ -276,7 +337,13 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
           failed: body.failed?.length ?? 0,
           seconds: round2((performance.now() - t) / 1000),
         };
-      });
+      } });
+      // A streaming replica of the database as it now is (the increment included), and 3 servers reading from it.
+      const t = performance.now();
+      replica = await startReplica(pg);
+      env.GRK_BENCH_PG_REPLICA_URL = replica.url;
+      log(`replica started (pg_basebackup + start) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+      await phase("postgres, 3 servers reading from a replica", "postgres", 3, { replica });
       }
       return {
         loadAtStart,
@@ -302,6 +369,8 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
         chunks: i.chunks,
         ingest_s: round2(i.seconds),
         ingest_chunks_per_s: Math.round(i.chunks / i.seconds),
+        // The PostgreSQL cluster's CPU counts for SQLite too: it idles then (its background workers).
+        ingest_cpu_s_per_1k_chunks: { groundkit: round3((i.cpu.groundkit / i.chunks) * 1000), postgres: round3((i.cpu.postgres / i.chunks) * 1000) },
         bm25_queries: timed.queries,
         bm25_p50_ms: timed.bm25[kind]?.p50 ?? null,
         bm25_p99_ms: timed.bm25[kind]?.p99 ?? null,
@@ -313,6 +382,7 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
       command: `npm run bench -- --store postgres ${argv.join(" ")}`.trim(),
       machine: `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, node ${process.version}; shared with other work`,
       cpu_lock: lockFile ? "ingest under the shared lock, timed phases under the exclusive lock" : "none",
+      postgres_settings: serverSettings,
       load_average: { at_ingest: loadAtIngest, at_timed_start: timed.loadAtStart, at_end: timed.loadAtEnd },
       corpus: { documents: corpus.documents, chunks: corpus.chunks, bytes: corpus.bytes, increment_documents: more.documents },
       bridge: timed.bridge,
@@ -327,13 +397,20 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
       "",
       `${result.created_at}; ${result.machine}. Load average (1/5/15 min) ${loadAtIngest} at ingest, ${timed.loadAtStart} when the timed phases started, ${timed.loadAtEnd} at the end; ${result.cpu_lock}. Command: \`${result.command}\`.`,
       "",
-      "| store | chunks | ingest s | ingest chunks/s | BM25 p50 ms | BM25 p99 ms |",
-      "|---|---|---|---|---|---|",
-      ...Object.entries(stores).map(([k, v]) => `| ${k} | ${v.chunks} | ${v.ingest_s} | ${v.ingest_chunks_per_s} | ${v.bm25_p50_ms} | ${v.bm25_p99_ms} |`),
+      `PostgreSQL server: ${Object.entries(serverSettings)
+        .map(([k, v]) => `${k} = ${v}`)
+        .join(", ")} (otherwise initdb's defaults).`,
+      "",
+      "| store | chunks | ingest s | ingest chunks/s | ingest CPU s / 1,000 chunks: groundkit | postgres | BM25 p50 ms | BM25 p99 ms |",
+      "|---|---|---|---|---|---|---|---|",
+      ...Object.entries(stores).map(
+        ([k, v]) =>
+          `| ${k} | ${v.chunks} | ${v.ingest_s} | ${v.ingest_chunks_per_s} | ${v.ingest_cpu_s_per_1k_chunks.groundkit} | ${v.ingest_cpu_s_per_1k_chunks.postgres} | ${v.bm25_p50_ms} | ${v.bm25_p99_ms} |`,
+      ),
       "",
       `BM25: ${timed.queries} queries of the benchmark mix (short, 12-term, pasted paragraph), top 10, in this process.`,
       "",
-      `Served: POST /v1/search (same mix, top 10) from ${clients} closed-loop clients spread over the servers, ${seconds} s after a 1 s warm-up (the ingesting phase runs until the ingest ends). CPU: utime + stime from /proc of the server processes (with their children) and of the PostgreSQL cluster (postmaster, backends, reaped ones included) over the timed run, per 1,000 requests; predicted req/s = cores ÷ (groundkit + postgres CPU s per request), a CPU-bound ceiling with every core serving and the load generator elsewhere.`,
+      `Served: POST /v1/search (same mix, top 10) from ${clients} closed-loop clients spread over the servers, ${seconds} s after a 1 s warm-up (the ingesting phase runs until the ingest ends). CPU: utime + stime from /proc of the server processes (with their children) and of the PostgreSQL cluster (postmaster, backends, reaped ones included; the replica's too in the replica phase) over the timed run, per 1,000 requests; predicted req/s = cores ÷ (groundkit + postgres CPU s per request), a CPU-bound ceiling with every core serving and the load generator elsewhere.`,
       "",
       "| phase | servers | clients | s | ok requests | errors | req/s | p50 ms | p99 ms | load avg after | CPU s / 1,000 req: groundkit | postgres | load generator | predicted req/s (" +
         PREDICT_CORES.map((c) => `${c} cores`).join(" / ") +
@@ -347,6 +424,14 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
             l.ingest ? `HTTP ${l.ingest.status}: ${l.ingest.indexed} documents, ${l.ingest.chunks_written} chunks, ${l.ingest.failed} failed, ${l.ingest.seconds} s` : ""
           } |`,
       ),
+      ...timed.loads.flatMap((l) =>
+        l.replica
+          ? [
+              "",
+              `${l.phase}: the replica is a streaming hot standby of the database (pg_basebackup after the ingesting phase); its PostgreSQL CPU s / 1,000 requests: primary ${l.replica.postgres_cpu_s_per_1k.primary}, replica ${l.replica.postgres_cpu_s_per_1k.replica}; each server's /readyz after the run: ${l.replica.readyz.join("; ")}.`,
+            ]
+          : [],
+      ),
       "",
       `Bridge, SELECT 1 × ${timed.bridge.calls}: the store's pool p50 ${timed.bridge.sync_select1_p50_us} µs, p99 ${timed.bridge.sync_select1_p99_us} µs; ` +
         `async pg client p50 ${timed.bridge.async_select1_p50_us} µs, p99 ${timed.bridge.async_select1_p99_us} µs.`,
@@ -358,6 +443,18 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
   } finally {
     await stopServers();
     rmSync(scratch, { recursive: true, force: true });
+    await replica?.stop();
     await pg.stop();
   }
+}
+
+/** What a server's /readyz says of its replica: `serving, behind by N bytes`, or why reads do not go to it. */
+async function replicaReadiness(url: string): Promise<string> {
+  const res = await fetch(`${url}/readyz`);
+  const body = (await res.json()) as { store?: { replicas?: Array<{ ok: boolean; reason?: string; passed_over?: string; replay_lag_bytes?: number }> } };
+  const r = body.store?.replicas?.[0];
+  if (r === undefined) return "no replica in /readyz";
+  if (!r.ok) return `not serving reads: ${r.reason ?? "unavailable"}`;
+  if (r.passed_over) return `passed over: ${r.passed_over}`;
+  return `serving, behind by ${r.replay_lag_bytes ?? "?"} bytes`;
 }

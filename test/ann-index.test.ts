@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mulberry32 } from "../src/core/random.js";
 import type { ChunkFilter, NewChunk, StoredDocument } from "../src/store/store.js";
 import { SqliteEngine } from "../src/store/sqlite/sqlite-engine.js";
-import type { AnnOptions } from "../src/store/sqlite/ann-index.js";
+import type { AnnOptions } from "../src/store/sqlite/ann-options.js";
 import { openCollection } from "../src/collection/index.js";
 import { readAnnHeader, vectorsPath } from "../src/store/sqlite/ann-file.js";
 

@@ -7,11 +7,12 @@
  * this process's cache when it holds them, which never serves the rows of a
  * dropped collection to the collection made again under its name.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { analyzeQuery } from "../src/analysis/analyzer.js";
 import { openCollection, type Collection } from "../src/collection/index.js";
+import { syncLexicalSegments } from "../src/store/postgres/lexical-segments.js";
 import { PostgresStore } from "../src/store/postgres/postgres-store.js";
 import { tempDir } from "./support/cli.js";
 import { openPool, type TestPool } from "./support/pg-pool.js";
@@ -115,6 +116,59 @@ describe("PostgreSQL batched writes", () => {
       // doc7 keeps its old state (its replacement rolled back alone).
       expect((await col.retrieve("maple marker7q", 5))[0]?.source.endsWith("doc7.md")).toBe(true);
       expect(await counts(p)).toMatchObject({ docs: 30, chunks: 30, stats_docs: 30 });
+    } finally {
+      await col.close();
+    }
+  }, 120_000);
+});
+
+describe("PostgreSQL postings follow their chunks (schema 6)", () => {
+  it("a collection written at schema 5 upgrades; replaced and removed documents take their postings and tombstone their segment", async () => {
+    const dir = join(work.dir, "follow");
+    writeDocs(dir, 12, "poplar");
+    const opts = { indexDir: join(work.dir, "idx-follow"), collection: "follow", create: true, store };
+    let col = await openCollection(opts);
+    const p = pool("follow");
+    try {
+      expect((await col.ingest([dir])).failed).toEqual([]);
+      // Every chunk in a segment, so a removal must tombstone it there.
+      const client = await p.connect();
+      try {
+        expect((await syncLexicalSegments(client, { flushTail: true })).built).toBe("tail");
+      } finally {
+        client.release();
+      }
+      await col.close();
+      // What schema 5 had: the foreign key, no trigger.
+      await p.query("DROP TRIGGER bm25_postings_of_removed_chunks ON chunks");
+      await p.query("DROP FUNCTION bm25_postings_of_removed_chunks()");
+      await p.query("ALTER TABLE bm25_postings ADD CONSTRAINT bm25_postings_chunk_fkey FOREIGN KEY (chunk) REFERENCES chunks(id) ON DELETE CASCADE");
+      await p.query("UPDATE meta SET value = '5' WHERE key = 'schema_version'");
+      col = await openCollection({ ...opts, create: false });
+      const shape = (
+        await p.query<{ fk: number; trigger: number; version: string }>(
+          `SELECT (SELECT count(*) FROM pg_constraint WHERE conrelid = 'bm25_postings'::regclass AND contype = 'f')::int AS fk,
+             (SELECT count(*) FROM pg_trigger WHERE tgrelid = 'chunks'::regclass AND tgname = 'bm25_postings_of_removed_chunks')::int AS trigger,
+             (SELECT value FROM meta WHERE key = 'schema_version') AS version`,
+        )
+      ).rows[0]!;
+      expect(shape).toEqual({ fk: 0, trigger: 1, version: "6" });
+      // One document replaced, one removed (few enough that the ingest's segment sync keeps the segment).
+      writeDocs(dir, 1, "aspen");
+      rmSync(join(dir, "doc11.md"));
+      const r = await col.ingest([dir]);
+      expect(r).toMatchObject({ indexed: 1, removed: 1 });
+      expect(r.failed).toEqual([]);
+      const orphans = await p.query<{ n: number }>("SELECT count(*)::int AS n FROM bm25_postings x WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = x.chunk)");
+      expect(orphans.rows[0]!.n).toBe(0);
+      expect(await counts(p)).toMatchObject({ docs: 11, chunks: 11, stats_docs: 11 });
+      const dead = await p.query<{ dead: number; listed: number }>(
+        "SELECT (SELECT sum(dead) FROM bm25_segments)::int AS dead, (SELECT count(*) FROM bm25_segment_dead)::int AS listed",
+      );
+      expect(dead.rows[0]).toEqual({ dead: 2, listed: 2 });
+      expect(await hitsFor(col, "poplar")).toBe(10);
+      expect(await hitsFor(col, "aspen")).toBe(1);
+      expect(await hitsFor(col, "marker11q")).toBe(0);
     } finally {
       await col.close();
     }

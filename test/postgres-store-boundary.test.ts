@@ -87,10 +87,13 @@ describe("issue 25 on a PostgreSQL store", () => {
     }
   });
 
-  it("#16: grk doctor on a PostgreSQL store says it checks SQLite collections, and fails", () => {
-    const res = grk(["doctor", "--config", "pg.json"], { cwd: work.dir, env });
-    expect(res.code).toBe(1);
-    expect(res.stderr).toContain("error[STORE_UNSUPPORTED]");
-    expect(res.stderr).not.toContain("No collections");
+  it("#16: grk doctor on a PostgreSQL store checks its collections (ADR 0038), never 'No collections'", () => {
+    const res = grk(["doctor", "--json", "--sample", "5", "--config", "pg.json"], { cwd: work.dir, env });
+    expect(res.stderr).not.toContain("STORE_UNSUPPORTED");
+    const out = JSON.parse(res.stdout) as { healthy: boolean; collections: Array<{ collection: string; checks: Array<{ name: string; status: string }> }> };
+    expect(out.collections.map((c) => c.collection)).toEqual(["onpg"]);
+    expect(out.collections[0]!.checks.map((c) => c.name)).toEqual(["chunks", "vectors", "vector-index", "embedding", "extractors", "snapshots", "history", "citations"]);
+    expect(out.collections[0]!.checks.filter((c) => c.status === "problem")).toEqual([]);
+    expect(res.code).toBe(0);
   });
 });

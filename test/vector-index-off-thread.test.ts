@@ -1,14 +1,16 @@
 /**
  * The HNSW index of a SQLite collection is built on a worker thread, never on
  * the event loop of the process that asked (issue 26: a serving process keeps
- * answering while an ingest's index build runs). Real SQLite file, real usearch.
+ * answering while an ingest's index build runs, and a reader that finds no usable
+ * saved index builds its graph there too). Real SQLite file, real usearch.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { mulberry32 } from "../src/core/random.js";
-import type { NewChunk, StoredDocument } from "../src/store/store.js";
+import type { NewChunk, StoredDocument, VectorIndexStatus } from "../src/store/store.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 
 const DIMS = 64;
@@ -115,3 +117,137 @@ describe("HNSW builds off the event loop", () => {
     }
   });
 });
+
+/** A collection of `n` documents with vectors and no saved HNSW index (its writer never synced: a crash before the save). */
+async function unsyncedCollection(path: string, n: number): Promise<void> {
+  const writer = SqliteStore.open(path, { create: true, vectorIndex: { minVectors: 50 } });
+  try {
+    await writer.transaction(async (tx) => {
+      for (let i = 0; i < n; i++) await tx.replaceDocument(doc(i), [chunk(i)], [unit(i)]);
+    });
+  } finally {
+    await writer.close();
+  }
+}
+
+/** Polls the reader's status until its searches use a graph (or its build failed: then the status says why). */
+async function untilGraphInUse(store: SqliteStore): Promise<VectorIndexStatus> {
+  for (;;) {
+    const status = await store.vectorIndexStatus();
+    if (status.kind === "hnsw" || /could not be built/.test(status.reason ?? "")) return status;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe("a reader without a usable saved index", () => {
+  let savedTmp: string | undefined;
+  let builds: string;
+  /** The graph builds' private folders (the temporary directory also holds the test runner's own cache). */
+  const graphFolders = (): string[] => readdirSync(builds).filter((name) => name.startsWith("grk-ann-graph-"));
+  beforeEach(() => {
+    // The reader's graph is built into a private folder under the temporary directory: counted here.
+    savedTmp = process.env.TMPDIR;
+    builds = join(dir, "tmp");
+    mkdirSync(builds);
+    process.env.TMPDIR = builds;
+  });
+  afterEach(() => {
+    if (savedTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = savedTmp;
+  });
+
+  it("builds its graph on a worker thread, one build for concurrent searches, answering exactly meanwhile", async () => {
+    const path = join(dir, "r.sqlite3");
+    await unsyncedCollection(path, DOCS);
+    const reader = SqliteStore.open(path, { create: false, readonly: true, vectorIndex: { minVectors: 50 } });
+    try {
+      expect(await reader.vectorIndexStatus()).toMatchObject({ kind: "hnsw", state: "missing" });
+      let during: VectorIndexStatus | undefined;
+      let buildFolders = -1;
+      const { result: first, turns } = await turnsDuring(async () => {
+        const hits = await Promise.all([7, 8, 9].map((i) => reader.searchVectors(unit(i), 3)));
+        during = await reader.vectorIndexStatus();
+        buildFolders = graphFolders().length;
+        return { hits, after: await untilGraphInUse(reader) };
+      });
+      // A build on this thread (inside the first search) would let the loop turn at most once.
+      expect(turns, "the event loop turned while the reader's graph was built").toBeGreaterThan(10);
+      expect(first.after).toMatchObject({ kind: "hnsw", state: "missing" });
+      // Meanwhile: exact answers (the nearest of a stored vector is itself), and one build for the three searches.
+      expect(first.hits.map((h) => h[0]!.chunk_id)).toEqual(["c7", "c8", "c9"]);
+      expect(during).toMatchObject({ kind: "exact", state: "missing", reason: expect.stringMatching(/building its graph on a worker thread/) });
+      expect(buildFolders).toBe(1);
+      // The graph's private file is gone once mapped, and a reader writes nothing beside the collection.
+      expect(graphFolders()).toEqual([]);
+      expect(readdirSync(dir).filter((name) => name.includes("+ann"))).toEqual([]);
+      expect((await reader.searchVectors(unit(11), 3))[0]!.chunk_id).toBe("c11");
+      // A vector committed after the build is found: the graph catches up from the log like a saved one.
+      await unsyncedWrite(path, DOCS);
+      expect((await reader.searchVectors(unit(DOCS), 3))[0]!.chunk_id).toBe(`c${DOCS}`);
+      expect(graphFolders()).toEqual([]);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it("a failed build leaves search exact, warned once, and is not retried on every search", async () => {
+    const path = join(dir, "f.sqlite3");
+    await unsyncedCollection(path, 120);
+    const reader = SqliteStore.open(path, { create: false, readonly: true, vectorIndex: { minVectors: 50 } });
+    const warnings: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      if (String(chunk).includes("HNSW graph")) warnings.push(String(chunk));
+      return (write as (c: string | Uint8Array, ...r: unknown[]) => boolean)(chunk, ...rest);
+    });
+    try {
+      // The worker opens the file by its name: moved away, it cannot (this handle keeps its open file).
+      renameSync(path, join(dir, "elsewhere.sqlite3"));
+      expect((await reader.searchVectors(unit(5), 3))[0]!.chunk_id).toBe("c5");
+      const failed = await untilGraphInUse(reader);
+      expect(failed).toMatchObject({ kind: "exact", reason: expect.stringMatching(/could not be built/) });
+      for (const i of [6, 7, 8]) expect((await reader.searchVectors(unit(i), 3))[0]!.chunk_id).toBe(`c${i}`);
+      expect(graphFolders()).toEqual([]);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/dense search is exact/);
+    } finally {
+      spy.mockRestore();
+      await reader.close();
+    }
+  });
+
+  it("a process exits cleanly with its graph build in flight, leaving no file behind", async () => {
+    const path = join(dir, "x.sqlite3");
+    await unsyncedCollection(path, DOCS);
+    // The built code (its worker is the compiled one); the process never closes the store: nothing keeps it alive.
+    const script = `
+      import { SqliteStore } from ${JSON.stringify(join(import.meta.dirname, "../dist/store/sqlite/sqlite-store.js"))};
+      const [path, dims] = process.argv.slice(1);
+      const store = SqliteStore.open(path, { create: false, readonly: true, vectorIndex: { minVectors: 50 } });
+      const q = new Float32Array(Number(dims)).map((_, i) => Math.sin(i + 1));
+      const hits = await store.searchVectors(q, 3);
+      console.log(JSON.stringify({ hits: hits.length, status: await store.vectorIndexStatus() }));
+    `;
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", script, path, String(DIMS)], {
+      encoding: "utf8",
+      env: { ...process.env, TMPDIR: builds },
+      timeout: 120_000,
+    });
+    expect(r.signal, r.stderr).toBeNull();
+    expect(r.status, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { hits: number; status: VectorIndexStatus };
+    expect(out.hits).toBe(3);
+    expect(out.status.reason).toMatch(/building its graph on a worker thread/);
+    expect(graphFolders()).toEqual([]);
+  });
+});
+
+/** One more document, with its vector, written by a writer of its own (no sync). */
+async function unsyncedWrite(path: string, i: number): Promise<void> {
+  const writer = SqliteStore.open(path, { create: false, vectorIndex: { minVectors: 50 } });
+  try {
+    await writer.transaction(async (tx) => tx.replaceDocument(doc(i), [chunk(i)], [unit(i)]));
+  } finally {
+    await writer.close();
+  }
+}

@@ -117,7 +117,9 @@ function copyCommand(): Command {
             onProgress: flags.json ? undefined : (n, total) => process.stderr.write(`copied ${n}/${total} documents\r`),
           });
           if (flags.json) printJson({ from: flags.from, to: flags.to, ...done });
-          else println(`copied ${done.documents} documents, ${done.chunks} chunks, ${done.vectors} vectors from ${flags.from} to ${flags.to}`);
+          else println(
+              `copied ${done.documents} documents, ${done.chunks} chunks, ${done.vectors} vectors, ${done.history_versions} kept versions from ${flags.from} to ${flags.to}`,
+            );
         } finally {
           await target.close();
         }

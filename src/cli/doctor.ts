@@ -1,7 +1,7 @@
 /** `grk doctor`: is a collection healthy, and what to do when it is not (`--repair` for what is safe). */
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { Command } from "commander";
-import { checkDoctorSupported, listCollections } from "../collection/index.js";
+import { checkDoctorSupported, collectionFile, listCollections } from "../collection/index.js";
 import { DEFAULT_DOCTOR_SAMPLE, doctorCollection, failedReport, type DoctorReport } from "../collection/doctor.js";
 import { DEFAULTS } from "../core/config.js";
 import { action, intFlag, printJson, println, resolveLocation, withCommonOptions, type CommonFlags } from "./common.js";
@@ -35,7 +35,8 @@ export function doctorCommand(): Command {
         } catch (err) {
           // Checking every collection: one that cannot be checked is a finding, not the end of the run.
           if (names.length === 1) throw err;
-          reports.push(failedReport(name, join(indexDir, `${name}.sqlite3`), err));
+          // A file's path, or for a server-backed collection its name (the server's location is in its report).
+          reports.push(failedReport(name, (await collectionFile(one)) ?? name, err));
         }
       }
       const healthy = reports.every((r) => r.healthy);

@@ -1,6 +1,6 @@
 /** `grk status`: counts, schema version, last ingest. */
 import { Command } from "commander";
-import { openCollection } from "../collection/index.js";
+import { openCollection, type CollectionStatus } from "../collection/index.js";
 import { describeIdentity } from "../embed/provider.js";
 import { displaySource } from "./format.js";
 import type { VectorIndexStatus } from "../store/store.js";
@@ -20,9 +20,9 @@ function describeVectorIndex(v: VectorIndexStatus): string {
     case "behind":
       return `vector index hnsw (${v.library}): ${size}, ${v.pending_changes} changes pending (applied in memory by searches; folded in by the next ingest)${missing}`;
     case "stale":
-      return `vector index hnsw (${v.library}): the saved index does not match the vectors; rebuilt by the next ingest or search`;
+      return `vector index hnsw (${v.library}): the saved index does not match the vectors; saved anew by the next ingest (a searching process builds its own meanwhile, off its event loop)`;
     default:
-      return `vector index hnsw (${v.library}): not built yet; built by the next ingest or search`;
+      return `vector index hnsw (${v.library}): not saved yet; saved by the next ingest (a searching process builds its own meanwhile, off its event loop)`;
   }
 }
 
@@ -34,6 +34,27 @@ function describeReplica(r: ReplicaStatus): string {
   const lag = `${head}: behind by ${bytes}, ${(r.replay_lag_seconds ?? 0).toFixed(1)} s`;
   if (r.passed_over) return `${lag}; passed over by reads now: ${r.passed_over}`;
   return r.reason ? `${lag} (${r.reason})` : lag;
+}
+
+/** One line: the document history kept and the retention that bounds it. */
+function describeHistory(h: CollectionStatus["history"]): string {
+  const r = h.retention;
+  const bounds = `retention versions=${r.versions},days=${r.max_age_days},bytes=${formatBytes(r.max_bytes)}`;
+  if (!r.enabled) return "history off (`grk ingest <path> --history on` starts keeping replaced and removed documents' text)";
+  if (h.versions === 0) return `history on, nothing kept yet (${bounds})`;
+  const oldest = `oldest version ingested ${h.oldest_ingested_at}, superseded ${h.oldest_superseded_at}`;
+  return `history ${h.versions} previous versions of ${h.documents} documents, ${h.blocks} text blocks, ${formatBytes(h.bytes)}; ${oldest} (${bounds})`;
+}
+
+/** Bytes as the retention spec writes them (B, KiB, MiB, GiB). */
+function formatBytes(n: number): string {
+  const units = ["B", "KiB", "MiB", "GiB"];
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1 && n % 1024 === 0) {
+    n /= 1024;
+    i++;
+  }
+  return `${n}${units[i]}`;
 }
 
 export function statusCommand(): Command {
@@ -58,6 +79,7 @@ export function statusCommand(): Command {
         );
         println(describeVectorIndex(s.vector_index));
         if (s.chunker) println(`chunker size ${s.chunker.chunk_size} overlap ${s.chunker.chunk_overlap}`);
+        println(describeHistory(s.history));
         for (const d of s.base_dirs) println(`base dir ${d}`);
         if (s.roots.length === 0) println("roots none (ingest a path or URL to record one; `grk update` re-ingests the roots)");
         for (const r of s.roots) {

@@ -60,12 +60,12 @@ export class Collection {
 
   /**
    * Copy this collection into `target`, an empty collection (on the same or
-   * the other store), keeping every id, offset and hash (copy.ts).
+   * the other store), keeping every id, offset and hash, and its document history (copy.ts).
    */
   copyInto(
     target: Collection,
     opts: LockWaitOptions & { onProgress?: ((done: number, total: number) => void) | undefined } = {},
-  ): Promise<{ documents: number; chunks: number; vectors: number }> {
+  ): Promise<{ documents: number; chunks: number; vectors: number; history_versions: number }> {
     return copyCollection(this.core, target.core, opts);
   }
 

@@ -2,12 +2,14 @@
 import { cpSync, existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { GroundkitError } from "../core/errors.js";
-import type { NewChunk, StoredDocument } from "../store/store.js";
+import type { DocumentWrite } from "../store/store.js";
 import type { CollectionCore } from "./core.js";
 import type { LockWaitOptions } from "./types.js";
 
 /** Documents copied per transaction by {@link copyCollection}. */
 const COPY_PAGE = 200;
+/** Kept versions of the document history copied per transaction. */
+const HISTORY_PAGE = 200;
 
 /** Meta keys each store keeps for itself, never copied between collections. */
 const STORE_OWN_META = new Set(["generation", "application_id", "schema_version", "writer_holder"]);
@@ -16,24 +18,25 @@ const STORE_OWN_META = new Set(["generation", "application_id", "schema_version"
  * Copy `source` into `target`, an empty collection (on the same or
  * the other store), keeping every document and chunk id, offset and hash,
  * so a citation verified here verifies there; vectors, the recorded
- * chunking and embedding identity, and URL snapshots come along. Holds the
- * target's writer lock; writes a page of documents per transaction.
+ * chunking and embedding identity, URL snapshots and the document history
+ * (every kept version, oldest first) come along. Holds the target's writer
+ * lock; writes a page of documents, then of versions, per transaction.
  */
 export async function copyCollection(
   source: CollectionCore,
   target: CollectionCore,
   opts: LockWaitOptions & { onProgress?: ((done: number, total: number) => void) | undefined } = {},
-): Promise<{ documents: number; chunks: number; vectors: number }> {
+): Promise<{ documents: number; chunks: number; vectors: number; history_versions: number }> {
   return target.writing("copy", opts, async () => {
     if ((await target.store.stats()).documents > 0) {
       throw new GroundkitError("INVALID_ARGUMENT", `Collection '${target.name}' (${target.path}) is not empty; copy into a new collection.`);
     }
     const total = (await source.store.stats()).documents;
-    const done = { documents: 0, chunks: 0, vectors: 0 };
+    const done = { documents: 0, chunks: 0, vectors: 0, history_versions: 0 };
     for (let after = 0; ; ) {
       const page = await source.store.documentsAfter(after, COPY_PAGE);
       if (page.length === 0) break;
-      const writes: Array<{ doc: StoredDocument; chunks: NewChunk[]; vectors: Float32Array[][] | undefined }> = [];
+      const writes: DocumentWrite[] = [];
       for (const ref of page) {
         const doc = await source.store.getDocument(ref.document_id);
         if (!doc) continue; // deleted since the page was read
@@ -44,7 +47,9 @@ export async function copyCollection(
         writes.push({ doc, chunks: chunks.map(({ rowid: _rowid, ...c }) => c), vectors: all ? chunks.map((c) => vectors.get(c.rowid)!) : undefined });
       }
       await target.store.transaction(async (tx) => {
-        for (const w of writes) await tx.replaceDocument(w.doc, w.chunks, w.vectors);
+        // One batch per page (a few statements on PostgreSQL); any document that fails rolls the whole page back.
+        const failed = (await tx.replaceDocuments(writes)).find((err) => err !== undefined);
+        if (failed !== undefined) throw failed;
       });
       for (const w of writes) {
         done.documents++;
@@ -54,6 +59,7 @@ export async function copyCollection(
       after = page[page.length - 1]!.rowid;
       opts.onProgress?.(done.documents, total);
     }
+    done.history_versions = await copyHistory(source, target);
     // What the collection recorded (chunking, embedding identity, base dirs, last ingest), not the store's own bookkeeping.
     for (const [key, value] of Object.entries(await source.store.allMeta())) {
       if (!STORE_OWN_META.has(key)) await target.store.setMeta(key, value);
@@ -65,4 +71,16 @@ export async function copyCollection(
     await target.store.syncVectorIndex();
     return done;
   });
+}
+
+/** Every kept version of `source`'s document history into `target`, oldest first, a page per transaction; how many. */
+async function copyHistory(source: CollectionCore, target: CollectionCore): Promise<number> {
+  let copied = 0;
+  for (let after = 0; ; ) {
+    const page = await source.store.historyPage(after, HISTORY_PAGE);
+    if (page.length === 0) return copied;
+    await target.store.transaction((tx) => tx.writeHistory(page));
+    copied += page.length;
+    after = page[page.length - 1]!.version.version_id;
+  }
 }

@@ -1,8 +1,9 @@
 /**
  * `grk doctor` as a library call: is a collection healthy, and if not, what
- * to do. The file is inspected first on a read-only connection of its own
+ * to do. A SQLite file is inspected first on a read-only connection of its own
  * (SQLite's integrity_check, the groundkit stamp, the schema version), then
- * opened read-only for the row checks (health.ts). With `repair`,
+ * opened read-only for the row checks (health.ts); a PostgreSQL collection has
+ * its row checks only. With `repair`,
  * the safe repairs run under the writer lock, and everything is checked again.
  *
  * @example
@@ -51,12 +52,13 @@ export async function doctorCollection(loc: OpenCollectionOptions, opts: DoctorO
   const name = checkCollectionName(loc.collection ?? DEFAULTS.collection);
   const backend = await backendOf(loc.store);
   const path = backend.fileOf({ indexDir, name, store: loc.store });
+  const sample = opts.sample ?? DEFAULT_DOCTOR_SAMPLE;
   if (path === undefined || backend.checkFile === undefined) {
-    throw new GroundkitError("STORE_UNSUPPORTED", `grk doctor checks SQLite collections; '${name}' is in ${backend.kind}.`);
+    if (!backend.doctorChecks) throw new GroundkitError("STORE_UNSUPPORTED", `grk doctor cannot check collections in ${backend.kind}.`);
+    return doctorServerCollection({ ...loc, indexDir, collection: name }, sample, opts);
   }
   const checkFile = backend.checkFile;
   if (!existsSync(path)) throw await collectionNotFound(name, `Collection '${name}' does not exist in ${indexDir}.`, () => listCollections({ indexDir, store: loc.store }));
-  const sample = opts.sample ?? DEFAULT_DOCTOR_SAMPLE;
   const repairs: RepairAction[] = [];
   let file = await checkFile(path);
   if (opts.repair) {
@@ -103,6 +105,40 @@ export async function doctorCollection(loc: OpenCollectionOptions, opts: DoctorO
     sample: { size: sample, classes },
     repairs,
   };
+}
+
+/**
+ * A collection in a database server (PostgreSQL): no file of ours to inspect (the server keeps its own pages
+ * whole), so only the row checks run, through the store's own health answers; repairs as on a file.
+ */
+async function doctorServerCollection(loc: OpenCollectionOptions & { collection: string }, sample: number, opts: DoctorOptions): Promise<DoctorReport> {
+  const names = await listCollections({ indexDir: loc.indexDir, store: loc.store });
+  if (!names.includes(loc.collection)) {
+    throw await collectionNotFound(loc.collection, `Collection '${loc.collection}' does not exist in this store.`, () => Promise.resolve(names));
+  }
+  const repairs: RepairAction[] = [];
+  if (opts.repair) {
+    const writable = await openCollection({ ...loc, readonly: false });
+    try {
+      repairs.push(...(await writable.repair(opts)));
+    } finally {
+      await writable.close();
+    }
+  }
+  const col = await openCollection({ ...loc, readonly: true });
+  try {
+    const r = await col.checkHealth({ sample });
+    return {
+      collection: loc.collection,
+      path: col.path,
+      healthy: r.checks.every((c) => c.status !== "problem"),
+      checks: r.checks,
+      sample: { size: sample, classes: r.sample },
+      repairs,
+    };
+  } finally {
+    await col.close();
+  }
 }
 
 /** A report for a collection whose check could not even start (it is named, with the reason). */

@@ -53,7 +53,7 @@ export async function collectionFile(loc: CollectionLocation): Promise<string | 
 }
 
 /**
- * Refuse `grk doctor` on a store its checks cannot read (they read SQLite files).
+ * Refuse `grk doctor` on a store that offers none of its checks (SQLite and PostgreSQL both do).
  *
  * @throws GroundkitError STORE_UNSUPPORTED
  */
@@ -62,7 +62,7 @@ export async function checkDoctorSupported(store: StoreConfig | undefined): Prom
   if (!backend.doctorChecks) {
     throw new GroundkitError(
       "STORE_UNSUPPORTED",
-      `grk doctor checks SQLite collections; this configuration's store is ${backend.kind}, whose own consistency checks (and backups) are the database's.`,
+      `grk doctor cannot check collections in ${backend.kind}: that store offers none of its checks.`,
     );
   }
 }

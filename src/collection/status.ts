@@ -4,6 +4,7 @@ import { recordedIdentity } from "../embed/binding.js";
 import { parseRecordedChunking } from "../ingest/chunking-settings.js";
 import { recordedRoots } from "../ingest/roots.js";
 import { getChunk } from "./chunks.js";
+import { recordedRetention } from "./history.js";
 import type { CollectionCore } from "./core.js";
 // The health checks load on first use: `grk search` never pays for them (issue 29).
 import type { DoctorCheck, HealthParts, RepairAction, SampleOutcome } from "./health.js";
@@ -12,7 +13,7 @@ import type { CollectionStatus, LockWaitOptions } from "./types.js";
 import { backfillVectors } from "./vectors.js";
 
 /**
- * Counts, schema version, embedding identity, last ingest, read from one
+ * Counts, schema version, embedding identity, last ingest, history kept, read from one
  * snapshot (of a read replica when the store has one); with `replicaLag`,
  * how far behind its primary each read replica is (bounded waits).
  */
@@ -30,6 +31,7 @@ export async function status(core: CollectionCore, opts: { replicaLag?: boolean 
         base_dirs: await baseDirs(core, s),
         roots: await recordedRoots(s),
         chunker: parseRecordedChunking(chunker),
+        history: { ...(await s.historyTotals()), retention: await recordedRetention(s) },
       };
     }),
     opts.replicaLag ? core.replicas() : [],
@@ -59,7 +61,7 @@ export function repair(core: CollectionCore, lock: LockWaitOptions): Promise<Rep
 async function healthParts(core: CollectionCore): Promise<HealthParts> {
   const health = core.store.health();
   if (health === undefined) {
-    throw new GroundkitError("STORE_UNSUPPORTED", `grk doctor checks SQLite collections; '${core.name}' is in PostgreSQL.`);
+    throw new GroundkitError("STORE_UNSUPPORTED", `grk doctor cannot check '${core.name}': its store offers no row checks.`);
   }
   return {
     name: core.name,

@@ -17,7 +17,7 @@ import type { LockHolder } from "../store/writer-lock-holder.js";
 import type { StoreStats, StoredDocument, VectorIndexStatus } from "../store/store.js";
 import type { AnswerOptions } from "../answer/answer.js";
 import type { ChatConfig } from "../answer/chat-config.js";
-import type { HistoryRetention } from "../store/history.js";
+import type { HistoryRetention, HistoryTotals } from "../store/history.js";
 
 export interface CollectionLocation {
   /** Directory holding collection files (default `.groundkit`); with a PostgreSQL store, its snapshots. */
@@ -192,6 +192,8 @@ export interface CollectionStatus extends StoreStats {
   roots: IngestRoot[];
   /** The chunking every ingest of this collection uses unless asked for another. */
   chunker: RecordedChunking | null;
+  /** The document history kept (counts, no integrity check: `grk doctor`) and the retention in force. */
+  history: HistoryTotals & { retention: HistoryRetention };
   /** A server-backed store's read replicas and their lag (with `replicaLag`, when it has any). */
   replicas?: ReplicaStatus[];
 }

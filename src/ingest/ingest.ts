@@ -25,12 +25,14 @@ import { identityFor, identityMetadata, identityOf, type DocumentIdentity } from
 import type { Dispatcher, LoadedContent, Loader } from "./dispatch.js";
 import { parseFrontMatter } from "./front-matter.js";
 import { INGEST_SPANS } from "./ingest-tracing.js";
+import { WalkLookahead, type KnownSource } from "./walk-lookahead.js";
 import { goneDocument, goneDocumentsWith, movedMetadata, pairEdits, pairMoves, similarDocuments, unseenUnder, type EditCandidate, type MoveCandidate } from "./moves.js";
 import {
   DEFAULT_WRITE_BATCH_LIMITS,
   DENSE_WRITE_BATCH_LIMITS,
   embedDocuments,
   WriteBatch,
+  writeDocuments,
   type PendingDocument,
 } from "./write-batch.js";
 
@@ -106,6 +108,11 @@ export interface IngestSummary {
 export function fingerprintOf(bytesHash: string, loaderIdentity: string, settings: ChunkSettings, chunkerVersion = CHUNKER_VERSION): string {
   const chunk = [settings.chunkSize, settings.chunkOverlap, ...(chunkerVersion === 1 ? [] : [chunkerVersion])];
   return sha256(JSON.stringify({ bytes: bytesHash, loader: loaderIdentity, chunk }));
+}
+
+/** The loader identity a file's fingerprint records (its revision, when it has one). */
+function loadedByOf(loader: Loader): string {
+  return loader.revision === undefined ? loader.identity : `${loader.identity}#${loader.revision}`;
 }
 
 /** A summary with nothing counted yet. */
@@ -192,6 +199,9 @@ export class Ingestor {
   private inputPaths: string[] = [];
   private startedAt = "";
   private lastBreath = performance.now();
+  /** The batches handed to the store, in order: the last one's write, and the one before it. */
+  private writing: Promise<void> = Promise.resolve();
+  private previousWrite: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly store: Store,
@@ -239,15 +249,19 @@ export class Ingestor {
     this.reached.push({ source: path, kind: "path" });
     if (isDir && !this.walkedFolders.includes(path)) this.walkedFolders.push(path);
     // Discovery is lazy, interleaved with reading: this span covers one input's walk, the
-    // per-file stages are its children, and discover_ms is the time spent finding files.
+    // per-file stages are its children, and discover_ms is the time spent finding files (and looking a page of them up in the store).
     await withSpan(INGEST_SPANS.discover, { "groundkit.ingest.folder": isDir }, async (span) => {
-      const entries = discoverFiles(path, {
-        baseDir,
-        include: this.opts.include,
-        exclude: this.opts.exclude,
-        extensions: this.dispatcher.supportedExtensions(),
-        names: this.dispatcher.supportedNames(),
-      })[Symbol.asyncIterator]();
+      const entries = new WalkLookahead(
+        discoverFiles(path, {
+          baseDir,
+          include: this.opts.include,
+          exclude: this.opts.exclude,
+          extensions: this.dispatcher.supportedExtensions(),
+          names: this.dispatcher.supportedNames(),
+        })[Symbol.asyncIterator](),
+        this.store,
+        (entry) => (entry.kind === "file" ? this.fingerprintOfFile(entry.path, entry.realPath) : Promise.resolve(undefined)),
+      );
       let discoverMs = 0;
       let files = 0;
       try {
@@ -256,7 +270,7 @@ export class Ingestor {
           const next = await entries.next();
           discoverMs += performance.now() - asked;
           if (next.done) break;
-          const entry = next.value;
+          const { entry, known } = next.value;
           if (entry.kind === "unsupported") {
             this.summary.unsupported.push(entry.path);
             continue;
@@ -272,15 +286,15 @@ export class Ingestor {
             this.fail(entry.path, entry.error);
             continue;
           }
-          await this.ingestFile(entry.path, entry.realPath, baseDir, true);
+          await this.ingestFile(entry.path, entry.realPath, baseDir, true, known);
           if (this.batch.full()) await this.commitBatch();
           await this.breathe();
         }
       } finally {
-        await entries.return?.(undefined);
+        await entries.return();
         span.setAttributes({ "groundkit.ingest.files_seen": files, "groundkit.ingest.discover_ms": Math.round(discoverMs) });
         // Whatever stopped the walk, documents already chunked are written.
-        await this.commitBatch();
+        await this.finishWrites();
       }
     });
   }
@@ -288,9 +302,10 @@ export class Ingestor {
   /**
    * `realPath` is the one discovery checked for containment: the read opens that, never `path` again.
    * With `mayMove` (while walking the inputs), a new file whose fingerprint the collection already holds is set
-   * aside until the walk knows whether it is a move.
+   * aside until the walk knows whether it is a move. `known` is what the walk's lookahead already asked
+   * the store about the source (walk-lookahead.ts).
    */
-  private async ingestFile(path: string, realPath: string, baseDir: string, mayMove: boolean): Promise<void> {
+  private async ingestFile(path: string, realPath: string, baseDir: string, mayMove: boolean, known?: KnownSource): Promise<void> {
     this.progress(path);
     const loader = await this.dispatcher.forPath(path);
     if (!loader) {
@@ -302,9 +317,8 @@ export class Ingestor {
     try {
       const read = await withSpan(INGEST_SPANS.read, { "groundkit.ingest.ext": extname(path).toLowerCase() }, async (span) => {
         const bytes = await readContainedFile(realPath, this.opts.maxFileSize, path);
-        const loadedBy = loader.revision === undefined ? loader.identity : `${loader.identity}#${loader.revision}`;
-        const fingerprint = fingerprintOf(sha256(bytes), loadedBy, this.opts);
-        const existing = await this.store.documentState(path);
+        const fingerprint = fingerprintOf(sha256(bytes), loadedByOf(loader), this.opts);
+        const existing = known ? known.state : await this.store.documentState(path);
         const unchanged = existing !== undefined && existing.fingerprint === fingerprint && existing.base_dir === baseDir;
         span.setAttributes({ "groundkit.ingest.bytes": bytes.length, "groundkit.ingest.unchanged": unchanged });
         return { bytes, fingerprint, unchanged, replaces: existing !== undefined };
@@ -314,12 +328,12 @@ export class Ingestor {
         return;
       }
       const { bytes, fingerprint } = read;
-      if (mayMove && !read.replaces && (await this.store.documentsWithFingerprint(fingerprint, 1)).length > 0) {
+      if (mayMove && !read.replaces && (await this.fingerprintHeld(fingerprint, known))) {
         this.moveCandidates.push({ path, realPath, baseDir, fingerprint });
         return;
       }
       const loaded = await this.extract(loader, bytes, path);
-      const identity = await identityFor(this.store, path);
+      const identity = known?.identity ?? (await identityFor(this.store, path));
       const pending = this.prepareDocument(path, identity, baseDir, fingerprint, loaded, pathMetadata(baseDir, path));
       if (pending && mayMove && !read.replaces && this.editCandidates.length < MAX_EDIT_CANDIDATES) {
         const similar = await similarDocuments(this.store, pending.chunks, this.inputPaths, this.startedAt);
@@ -332,6 +346,24 @@ export class Ingestor {
     } catch (err) {
       this.fail(path, toGroundkitError(err));
     }
+  }
+
+  /** What the walk's lookahead reads of a file: its fingerprint, or undefined when it cannot be read or loaded. */
+  private async fingerprintOfFile(path: string, realPath: string): Promise<string | undefined> {
+    try {
+      const loader = await this.dispatcher.forPath(path);
+      if (!loader) return undefined;
+      const bytes = await readContainedFile(realPath, this.opts.maxFileSize, path);
+      return fingerprintOf(sha256(bytes), loadedByOf(loader), this.opts);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Whether a stored document has `fingerprint`: the lookahead's answer when it hashed the same bytes, else the store's. */
+  private async fingerprintHeld(fingerprint: string, known: KnownSource | undefined): Promise<boolean> {
+    if (known?.fingerprint?.value === fingerprint) return known.fingerprint.held;
+    return (await this.store.documentsWithFingerprint(fingerprint, 1)).length > 0;
   }
 
   /**
@@ -455,8 +487,24 @@ export class Ingestor {
         return;
       }
     }
-    const outcome = await withSpan(INGEST_SPANS.commit, { "groundkit.ingest.documents": this.batch.size }, async (span) => {
-      const committed = await this.batch.commit();
+    // Written while the walk reads and chunks the next batch (ADR 0035): on a server store the write is
+    // mostly the server's work. One batch at a time, in order; finishWrites() waits for the last.
+    const batch = this.batch.discard();
+    this.writing = this.writing.then(() => this.writeBatch(batch));
+    // The batch before this one is done: its failures and counts are in the summary before the walk goes on.
+    await this.previousWrite;
+    this.previousWrite = this.writing;
+  }
+
+  /** Commit what is pending and wait until every batch is written. */
+  private async finishWrites(): Promise<void> {
+    await this.commitBatch();
+    await this.writing;
+  }
+
+  private async writeBatch(batch: PendingDocument[]): Promise<void> {
+    const outcome = await withSpan(INGEST_SPANS.commit, { "groundkit.ingest.documents": batch.length }, async (span) => {
+      const committed = await writeDocuments(this.store, batch);
       span.setAttributes({ "groundkit.ingest.written": committed.written.length, "groundkit.ingest.failed": committed.failed.length });
       return committed;
     });
@@ -470,7 +518,7 @@ export class Ingestor {
    * file that the next run sweeps.
    */
   private async storeSnapshotDocument(pending: PendingDocument, content: string): Promise<void> {
-    await this.commitBatch();
+    await this.finishWrites();
     const embed = this.opts.embed;
     if (embed) await withSpan(INGEST_SPANS.embed, { "groundkit.ingest.documents": 1 }, () => embedDocuments([pending], embed));
     const staged = await this.snapshots.stage(pending.doc.document_id, content);
@@ -534,7 +582,7 @@ export class Ingestor {
       if (this.batch.full()) await this.commitBatch();
       await this.breathe();
     }
-    await this.commitBatch();
+    await this.finishWrites();
   }
 
   /**
@@ -578,7 +626,7 @@ export class Ingestor {
       if (this.batch.full()) await this.commitBatch();
       await this.breathe();
     }
-    await this.commitBatch();
+    await this.finishWrites();
   }
 
   /**

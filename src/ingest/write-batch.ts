@@ -108,25 +108,29 @@ export class WriteBatch {
   }
 
   /** Write every pending document in one transaction and empty the batch. Never throws (the Promise never rejects). */
-  async commit(): Promise<BatchOutcome> {
-    const batch = this.discard();
-    const outcome: BatchOutcome = { written: [], failed: [] };
-    if (batch.length === 0) return outcome;
-    try {
-      await this.store.transaction(async (tx) => {
-        const errors = await tx.replaceDocuments(batch);
-        batch.forEach((pending, i) => {
-          if (errors[i] === undefined) outcome.written.push({ pending });
-          else outcome.failed.push({ pending, error: toGroundkitError(errors[i]) });
-        });
-      });
-    } catch (err) {
-      // The commit itself failed (e.g. disk full, lock timeout): nothing of the batch was written.
-      const error = toGroundkitError(err);
-      return { written: [], failed: batch.map((pending) => ({ pending, error })) };
-    }
-    return outcome;
+  commit(): Promise<BatchOutcome> {
+    return writeDocuments(this.store, this.discard());
   }
+}
+
+/** Write `batch` in one transaction of `store`. Never throws (the Promise never rejects). */
+export async function writeDocuments(store: Store, batch: readonly PendingDocument[]): Promise<BatchOutcome> {
+  const outcome: BatchOutcome = { written: [], failed: [] };
+  if (batch.length === 0) return outcome;
+  try {
+    await store.transaction(async (tx) => {
+      const errors = await tx.replaceDocuments(batch);
+      batch.forEach((pending, i) => {
+        if (errors[i] === undefined) outcome.written.push({ pending });
+        else outcome.failed.push({ pending, error: toGroundkitError(errors[i]) });
+      });
+    });
+  } catch (err) {
+    // The commit itself failed (e.g. disk full, lock timeout): nothing of the batch was written.
+    const error = toGroundkitError(err);
+    return { written: [], failed: batch.map((pending) => ({ pending, error })) };
+  }
+  return outcome;
 }
 
 /** Embed the chunks of `docs` in one call and attach each document's vectors. */

@@ -6,7 +6,7 @@
  * imports them.
  */
 import type { StoreConfig } from "./store-config.js";
-import type { AnnOptions } from "./sqlite/ann-index.js";
+import type { AnnOptions } from "./sqlite/ann-options.js";
 import type { FileChecks } from "./store-health.js";
 import type { Store } from "./store.js";
 import type { WriterLockOptions } from "./writer-lock-holder.js";
@@ -73,7 +73,7 @@ export interface StoreProbe {
 export interface Backend {
   /** `sqlite` or `postgres`, for readiness reports. */
   readonly kind: string;
-  /** Whether `grk doctor` can check its collections (its checks read SQLite files). */
+  /** Whether `grk doctor` can check its collections (a file backend also offers `checkFile`). */
   readonly doctorChecks: boolean;
   open(loc: StoreLocation, opts: OpenStoreOptions): Promise<OpenedStore>;
   /** Names of the collections this store holds, sorted. */

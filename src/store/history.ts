@@ -82,6 +82,34 @@ export function splitChunkRow(r: HistoryVersion & HistorySpan): HistoryChunk {
   return { version, span: { chunk_id, start_offset, end_offset, start_line, end_line, page_start, page_end, hash, text } };
 }
 
+/** What `grk status` says of a collection's history: counts only, no integrity check (that is `grk doctor`'s). */
+export interface HistoryTotals {
+  /** Previous versions kept. */
+  versions: number;
+  /** Documents with at least one previous version kept. */
+  documents: number;
+  /** Distinct text blocks, and their UTF-8 bytes. */
+  blocks: number;
+  bytes: number;
+  /** When the oldest kept version was ingested, and when it stopped being current (null with none kept). */
+  oldest_ingested_at: string | null;
+  oldest_superseded_at: string | null;
+}
+
+/** A kept version with its spans and their text, as `grk collections copy` carries it from one store to another. */
+export interface HistoryRecord {
+  version: HistoryVersion & { fingerprint: string };
+  /** In ordinal order; a span whose block is missing (text null) is copied without one, as it was. */
+  spans: HistorySpan[];
+}
+
+/** The version rows of {@link HistoryRecord}s, with the spans of each grouped under it (both backends read pages so). */
+export function groupRecords(versions: ReadonlyArray<HistoryRecord["version"]>, spans: ReadonlyArray<HistorySpan & { version_id: number }>): HistoryRecord[] {
+  const byVersion = new Map<number, HistorySpan[]>(versions.map((v) => [Number(v.version_id), []]));
+  for (const { version_id, ...span } of spans) byVersion.get(Number(version_id))?.push(span);
+  return versions.map((version) => ({ version, spans: byVersion.get(Number(version.version_id)) ?? [] }));
+}
+
 /** What the last prune removed. */
 export interface HistoryPruned {
   versions: number;

@@ -9,7 +9,7 @@
  */
 import type { ChunkCode } from "../core/code-languages.js";
 import type { SourceClass } from "../core/contracts.js";
-import type { HistoryChunk, HistoryHealth, HistoryPruned, HistoryRetention, HistorySpan, HistoryVersion } from "./history.js";
+import type { HistoryChunk, HistoryHealth, HistoryPruned, HistoryRecord, HistoryRetention, HistorySpan, HistoryTotals, HistoryVersion } from "./history.js";
 import type { StoreHealth } from "./store-health.js";
 import type { ChunkVectors } from "./vectors.js";
 
@@ -218,6 +218,13 @@ export interface Store {
   /** The fingerprint and base dir of the document at `source`, if any. */
   documentState(source: string): Promise<DocumentState | undefined>;
   /**
+   * The documents stored at any of `sources` or under any of `documentIds`, in no particular order:
+   * what a folder walk asks about a page of files in one call (ingest/walk-lookahead.ts).
+   */
+  documentsAt(sources: readonly string[], documentIds: readonly string[]): Promise<StoredDocument[]>;
+  /** Those of `fingerprints` some stored document has (a page of {@link Store.documentsWithFingerprint} in one call). */
+  heldFingerprints(fingerprints: readonly string[]): Promise<string[]>;
+  /**
    * Replace (or insert) a document with its chunks (and their vectors, when
    * given) in ONE transaction, or in a savepoint of the caller's
    * {@link Store.transaction}.
@@ -338,6 +345,15 @@ export interface Store {
   pruneHistory(retention: HistoryRetention, now: Date): Promise<HistoryPruned>;
   /** Totals and integrity of the history (dangling spans, blocks whose text does not hash to their key). */
   historyHealth(): Promise<HistoryHealth>;
+  /** Counts and the oldest kept version's times, without reading any text (`grk status`). */
+  historyTotals(): Promise<HistoryTotals>;
+  /** Up to `limit` kept versions with an id above `afterVersionId`, oldest first, each with its spans and their text. */
+  historyPage(afterVersionId: number, limit: number): Promise<HistoryRecord[]>;
+  /**
+   * Add kept versions (from {@link historyPage} of another collection) after the ones here, in order, their
+   * text stored once per block; inside the caller's {@link transaction}.
+   */
+  writeHistory(records: readonly HistoryRecord[]): Promise<void>;
   /** The metadata field names any document has (front-matter fields, plus `rel_path` and `ext`), sorted. */
   metadataFields(): Promise<string[]>;
   /** The row-level checks and safe repairs of `grk doctor`; undefined when this store does not offer them. */

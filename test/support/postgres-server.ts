@@ -75,8 +75,14 @@ function serverWorkspace(prefix: string): { dataDir: string; run: (cmd: string, 
   return { dataDir, run };
 }
 
+/** How a test server differs from a user's: tests skip fsync (a throwaway cluster), a benchmark keeps it. */
+export interface ServerOptions {
+  /** fsync on, as PostgreSQL ships (and synchronous_commit on, its default): what a user's server does on commit. */
+  durable?: boolean;
+}
+
 /** Start the cluster in `cluster` on a free port (a port found free may be taken before the server binds it: try a few). */
-async function startOnFreePort(run: (cmd: string, args: string[]) => void, dataDir: string, cluster: string): Promise<number> {
+async function startOnFreePort(run: (cmd: string, args: string[]) => void, dataDir: string, cluster: string, opts: ServerOptions = {}): Promise<number> {
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
     try {
@@ -89,7 +95,7 @@ async function startOnFreePort(run: (cmd: string, args: string[]) => void, dataD
         "-t",
         "60",
         "-o",
-        `-p ${port} -c listen_addresses=127.0.0.1 -k ${dataDir} -c fsync=off -c max_connections=200`,
+        `-p ${port} -c listen_addresses=127.0.0.1 -k ${dataDir}${opts.durable ? "" : " -c fsync=off"} -c max_connections=200`,
         "start",
       ]);
       return port;
@@ -122,13 +128,15 @@ function running(run: (cmd: string, args: string[]) => void, dataDir: string, cl
 /**
  * A streaming replica of `primary`: `pg_basebackup -R` (which writes the
  * standby.signal and primary_conninfo) into a new temp dir, started on a free
- * port as a hot standby.
+ * port as a hot standby. Its data is `primary`'s at the backup: a copy of the
+ * whole cluster (the bench's replica phase copies its 100,000-chunk database).
  */
 export async function startReplica(primary: TestPostgres): Promise<TestPostgres> {
   const { dataDir, run } = serverWorkspace("grk-pg-replica-");
   const cluster = join(dataDir, "data");
   try {
-    run("pg_basebackup", ["-h", "127.0.0.1", "-p", String(primary.port), "-U", "postgres", "-D", cluster, "-R", "-X", "stream", "--no-sync"]);
+    // A fast checkpoint: the default spread one paces its writes over most of checkpoint_timeout (~4.5 min) after a big ingest.
+    run("pg_basebackup", ["-h", "127.0.0.1", "-p", String(primary.port), "-U", "postgres", "-D", cluster, "-R", "-X", "stream", "--no-sync", "--checkpoint=fast"]);
     const port = await startOnFreePort(run, dataDir, cluster);
     return running(run, dataDir, cluster, port);
   } catch (err) {
@@ -138,12 +146,12 @@ export async function startReplica(primary: TestPostgres): Promise<TestPostgres>
   }
 }
 
-export async function startPostgres(): Promise<TestPostgres> {
+export async function startPostgres(opts: ServerOptions = {}): Promise<TestPostgres> {
   const { dataDir, run } = serverWorkspace("grk-pg-");
   const cluster = join(dataDir, "data");
   try {
     run("initdb", ["-D", cluster, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"]);
-    const port = await startOnFreePort(run, dataDir, cluster);
+    const port = await startOnFreePort(run, dataDir, cluster, opts);
     return running(run, dataDir, cluster, port);
   } catch (err) {
     const e = err as { stderr?: Buffer; message: string };

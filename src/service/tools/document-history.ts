@@ -16,7 +16,8 @@ export const documentHistoryTool = defineTool({
     document: z.string().min(1).max(4096).describe("document_id or source."),
     version: z.string().min(1).max(40).optional().describe("Number or ingested_at."),
     collection: CollectionArg.optional(),
-    max_chars: z.number().int().min(1).max(DOCUMENT_CHARS.max).optional().describe(`Most code points of text (default ${DOCUMENT_CHARS.default}).`),
+    // Undescribed, as get_document's: the same bound with the same default.
+    max_chars: z.number().int().min(1).max(DOCUMENT_CHARS.max).optional(),
   }),
   output: z.looseObject({
     collection: z.string(),

@@ -30,6 +30,17 @@ export const indexStatusTool = defineTool({
       pending_changes: z.number().int(),
       file_bytes: z.number().int(),
     }),
+    history: z
+      .looseObject({
+        versions: z.number().int(),
+        documents: z.number().int(),
+        blocks: z.number().int(),
+        bytes: z.number().int(),
+        oldest_ingested_at: z.string().nullable(),
+        oldest_superseded_at: z.string().nullable(),
+        retention: z.looseObject({ enabled: z.boolean(), versions: z.number().int(), max_age_days: z.number().int(), max_bytes: z.number().int() }),
+      })
+      .describe("Previous versions kept (document_history) and the retention bounding them."),
     replicas: z
       .array(
         z.looseObject({

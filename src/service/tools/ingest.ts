@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import { MAX_CHUNK_SIZE, MIN_CHUNK_SIZE } from "../../ingest/chunker.js";
 import { mergeSummaries, type IngestOptions, type IngestSummary } from "../../ingest/ingest.js";
+import { parseHistorySpec, type HistoryRetention } from "../../collection/history.js";
 import { isWithin, resolveContained } from "../../core/containment.js";
 import { GroundkitError } from "../../core/errors.js";
 // Any scheme-shaped input goes the URL way, where only http(s) passes (file:// is URL_REFUSED, never a path).
@@ -13,11 +14,14 @@ import { hasUrlScheme } from "../../net/url-shape.js";
 import { defineTool } from "../tool-definition.js";
 import { CollectionArg } from "./schemas.js";
 
+/** Longest `history` argument read (the longest meaningful one is far shorter). */
+const MAX_HISTORY_SPEC = 120;
+
 export const ingestTool = defineTool({
   name: "ingest",
   title: "Ingest sources",
   description:
-    "Index files, folders (under the allowed roots) or http(s) URLs into a collection; unchanged ones are skipped, deleted ones pruned.",
+    "Index paths under the allowed roots, or http(s) URLs; unchanged files are skipped, deleted ones pruned.",
   kind: "mutating",
   input: z.strictObject({
     inputs: z.array(z.string().min(1).max(4096)).min(1).max(64).describe("Paths under an allowed root, or http(s) URLs."),
@@ -35,8 +39,22 @@ export const ingestTool = defineTool({
       .number()
       .int()
       .min(0)
+      .max(MAX_CHUNK_SIZE)
       .optional()
       .describe("Re-chunk with this overlap (< half the size)."),
+    // Checked here, not by JSON Schema keywords: every byte of tools/list is paid by every MCP connection (ADR 0029).
+    history: z
+      .string()
+      .superRefine((spec, issues) => {
+        try {
+          if (spec.length > MAX_HISTORY_SPEC) throw new Error(`A history retention is at most ${MAX_HISTORY_SPEC} characters.`);
+          parseHistorySpec(spec);
+        } catch (err) {
+          issues.addIssue({ code: "custom", message: (err as Error).message });
+        }
+      })
+      .optional()
+      .describe("off, on, or versions=N,days=N,bytes=SIZE"),
   }),
   output: z.looseObject({
     collection: z.string(),
@@ -74,14 +92,15 @@ export const ingestTool = defineTool({
         collection,
         async (col) => {
           for (const [root, paths] of groups) {
-            const opts = {
+            const opts: Partial<IngestOptions> & { history?: Partial<HistoryRetention> | undefined } = {
               baseDir: root ?? undefined,
               include: input.include,
               exclude: input.exclude,
               allowPrivateNetwork: ctx.allowPrivateNetwork,
               chunkSize: input.chunk_size,
               chunkOverlap: input.chunk_overlap,
-            } as Partial<IngestOptions>;
+              history: input.history === undefined ? undefined : parseHistorySpec(input.history),
+            };
             // The writer lock serializes this with every other writer of the collection, here or in another process.
             summaries.push(await col.ingest(paths, { ...opts, lockTimeoutMs: ctx.lockTimeoutMs }));
           }

@@ -15,7 +15,7 @@ const PROBE_WAIT_MS = 2000;
 export function postgresBackend(config: PostgresStoreConfig): Backend {
   return {
     kind: "postgres",
-    doctorChecks: false,
+    doctorChecks: true,
 
     async open(loc, opts): Promise<OpenedStore> {
       // The index is in PostgreSQL; the index dir keeps only URL snapshots (docs/postgres.md).

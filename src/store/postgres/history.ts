@@ -5,14 +5,17 @@
  * are deleted; nothing is read into the process.
  */
 import {
+  groupRecords,
   SPAN_COLUMNS,
   splitChunkRow,
   VERSION_COLUMNS,
   type HistoryChunk,
   type HistoryHealth,
   type HistoryPruned,
+  type HistoryRecord,
   type HistoryRetention,
   type HistorySpan,
+  type HistoryTotals,
   type HistoryVersion,
 } from "../history.js";
 import type { PgRunner, Statement } from "./pg-pool.js";
@@ -64,25 +67,38 @@ const BYTES_STEP = 64;
 /** Example hashes a health report carries. */
 const EXAMPLES = 5;
 
+/** A document about to be deleted or replaced, for {@link archiveStatement}. */
+export interface ArchivedDocument {
+  source: string;
+  /** Its replacement's content hash (no version is kept when it is the same content); null when deleting. */
+  contentHash: string | null;
+  /** When it is superseded. */
+  at: string;
+}
+
 /**
- * The statement keeping the document at `source` as a version before it is deleted, unless its replacement
- * has the same content (`contentHash`; null when deleting).
+ * The statement keeping each document at the given sources as a version before it is deleted, unless its
+ * replacement has the same content. One statement for a whole write batch (one per document cost a round
+ * trip each, most of them archiving nothing: ADR 0035); versions are numbered in the order given.
  */
-export function archiveStatement(source: string, by: { contentHash: string | null; at: string }): Statement {
+export function archiveStatement(docs: readonly ArchivedDocument[]): Statement {
   return {
-    sql: `WITH d AS (SELECT * FROM documents WHERE source = $1 AND content_hash IS DISTINCT FROM $2),
+    sql: `WITH w AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS w(source, hash, at, ord)),
+       d AS (SELECT doc.*, w.at, w.hash IS NULL AS removed, w.ord FROM documents doc JOIN w ON doc.source = w.source
+         WHERE doc.content_hash IS DISTINCT FROM w.hash),
        b AS (INSERT INTO history_blocks (hash, text, bytes)
          SELECT DISTINCT ON (c.text_hash) c.text_hash, c.text, octet_length(c.text) FROM chunks c JOIN d ON c.doc_id = d.id
          ON CONFLICT DO NOTHING),
        v AS (INSERT INTO history_versions (document_id, source, source_class, extractor, fingerprint, content_hash,
            content_length, ingested_at, superseded_at, reason, bytes)
          SELECT d.document_id, d.source, d.source_class, d.extractor, d.fingerprint, d.content_hash, d.content_length,
-           d.ingested_at, $3, $4, (SELECT coalesce(sum(octet_length(text)), 0) FROM chunks WHERE doc_id = d.id)
-         FROM d RETURNING id)
+           d.ingested_at, d.at, CASE WHEN d.removed THEN 'removed' ELSE 'replaced' END,
+           (SELECT coalesce(sum(octet_length(text)), 0) FROM chunks WHERE doc_id = d.id)
+         FROM d ORDER BY d.ord RETURNING id, document_id)
      INSERT INTO history_spans (version_id, ordinal, chunk_id, start_offset, end_offset, start_line, end_line, page_start, page_end, hash)
      SELECT v.id, c.ordinal, c.chunk_id, c.start_offset, c.end_offset, c.start_line, c.end_line, c.page_start, c.page_end, c.text_hash
-     FROM chunks c JOIN d ON c.doc_id = d.id CROSS JOIN v`,
-    params: [source, by.contentHash, by.at, by.contentHash === null ? "removed" : "replaced"],
+     FROM chunks c JOIN d ON c.doc_id = d.id JOIN v ON v.document_id = d.document_id`,
+    params: [docs.map((d) => d.source), docs.map((d) => d.contentHash), docs.map((d) => d.at)],
   };
 }
 
@@ -166,4 +182,93 @@ export async function health(db: PgRunner): Promise<HistoryHealth> {
     mismatched: await one(`SELECT count(*)::bigint AS n ${mismatched}`),
     examples,
   };
+}
+
+export async function totals(db: PgRunner): Promise<HistoryTotals> {
+  const v = (
+    await db.query<Omit<HistoryTotals, "blocks" | "bytes">>(
+      `SELECT count(*)::bigint AS versions, count(DISTINCT document_id)::bigint AS documents,
+         min(ingested_at) AS oldest_ingested_at, min(superseded_at) AS oldest_superseded_at FROM history_versions`,
+    )
+  ).rows[0]!;
+  const b = (await db.query<Pick<HistoryTotals, "blocks" | "bytes">>("SELECT count(*)::bigint AS blocks, coalesce(sum(bytes), 0)::bigint AS bytes FROM history_blocks")).rows[0]!;
+  return { ...v, ...b };
+}
+
+export async function page(db: PgRunner, afterVersionId: number, limit: number): Promise<HistoryRecord[]> {
+  const versions = (
+    await db.query<HistoryRecord["version"]>(
+      `SELECT ${VERSION_COLUMNS}, v.fingerprint FROM history_versions v WHERE v.id > $1 ORDER BY v.id LIMIT $2`,
+      [afterVersionId, limit],
+    )
+  ).rows;
+  if (versions.length === 0) return [];
+  const spans = (
+    await db.query<HistorySpan & { version_id: number }>(
+      `SELECT s.version_id, ${SPAN_COLUMNS} FROM history_spans s LEFT JOIN history_blocks b ON b.hash = s.hash
+       WHERE s.version_id BETWEEN $1 AND $2 ORDER BY s.version_id, s.ordinal`,
+      [versions[0]!.version_id, versions[versions.length - 1]!.version_id],
+    )
+  ).rows;
+  return groupRecords(versions, spans);
+}
+
+/**
+ * Add versions after the ones kept, in the given order, with three statements for the whole batch: their ids
+ * are drawn from the identity's sequence first (in order), so each span can name its version (caller's transaction).
+ */
+export async function write(db: PgRunner, records: readonly HistoryRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  const ids = (
+    await db.query<{ id: number }>(
+      "SELECT nextval(pg_get_serial_sequence('history_versions', 'id')) AS id FROM generate_series(1, $1) ORDER BY 1",
+      [records.length],
+    )
+  ).rows.map((r) => r.id);
+  const blocks = new Map<string, string>();
+  for (const r of records) for (const s of r.spans) if (s.text !== null) blocks.set(s.hash, s.text);
+  await db.query(
+    `INSERT INTO history_blocks (hash, text, bytes) SELECT h, t, octet_length(t) FROM unnest($1::text[], $2::text[]) AS b(h, t)
+     ON CONFLICT DO NOTHING`,
+    [[...blocks.keys()], [...blocks.values()]],
+  );
+  const column = <K extends keyof HistoryRecord["version"]>(key: K): Array<HistoryRecord["version"][K]> => records.map((r) => r.version[key]);
+  await db.query(
+    `INSERT INTO history_versions (id, document_id, source, source_class, extractor, fingerprint, content_hash, content_length,
+       ingested_at, superseded_at, reason, bytes)
+     SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[],
+       $9::text[], $10::text[], $11::text[], $12::bigint[])`,
+    [
+      ids,
+      column("document_id"),
+      column("source"),
+      column("source_class"),
+      column("extractor"),
+      column("fingerprint"),
+      column("content_hash"),
+      column("content_length"),
+      column("ingested_at"),
+      column("superseded_at"),
+      column("reason"),
+      column("bytes"),
+    ],
+  );
+  const spans = records.flatMap((r, i) => r.spans.map((s, ordinal) => ({ ...s, version_id: ids[i]!, ordinal })));
+  const field = <K extends keyof (typeof spans)[number]>(key: K): Array<(typeof spans)[number][K]> => spans.map((s) => s[key]);
+  await db.query(
+    `INSERT INTO history_spans (version_id, ordinal, chunk_id, start_offset, end_offset, start_line, end_line, page_start, page_end, hash)
+     SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::bigint[], $5::bigint[], $6::int[], $7::int[], $8::int[], $9::int[], $10::text[])`,
+    [
+      field("version_id"),
+      field("ordinal"),
+      field("chunk_id"),
+      field("start_offset"),
+      field("end_offset"),
+      field("start_line"),
+      field("end_line"),
+      field("page_start"),
+      field("page_end"),
+      field("hash"),
+    ],
+  );
 }

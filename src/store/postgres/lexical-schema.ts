@@ -67,3 +67,26 @@ export const BM25_SEGMENTS_SQL = `
   CREATE TRIGGER bm25_tombstone AFTER DELETE ON bm25_postings
     REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION bm25_tombstone();
 `;
+
+/**
+ * Migration 6 (ADR 0035): a chunk's postings go with it by a statement trigger on `chunks` instead of
+ * the foreign key `bm25_postings.chunk → chunks(id) ON DELETE CASCADE`. The key was checked row by row on
+ * every posting inserted (a third of the server's time writing a batch, ~50 postings per chunk) and its
+ * cascade ran once per chunk deleted; the trigger runs once per statement deleting chunks (the cascade
+ * from `documents`, once per document), and every way a chunk goes still takes its postings (and so
+ * tombstones them in the segments, by the trigger above). Postings are written only with their chunk,
+ * in the same statement (bulk-write.ts, postgres-store.ts). Written to run again over itself (a test
+ * re-runs migrations from an earlier version on a schema that already has this one).
+ */
+export const POSTINGS_FOLLOW_CHUNKS_SQL = `
+  ALTER TABLE bm25_postings DROP CONSTRAINT IF EXISTS bm25_postings_chunk_fkey;
+  CREATE OR REPLACE FUNCTION bm25_postings_of_removed_chunks() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
+  BEGIN
+    DELETE FROM bm25_postings WHERE chunk IN (SELECT id FROM removed);
+    RETURN NULL;
+  END
+  $fn$;
+  DROP TRIGGER IF EXISTS bm25_postings_of_removed_chunks ON chunks;
+  CREATE TRIGGER bm25_postings_of_removed_chunks AFTER DELETE ON chunks
+    REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION bm25_postings_of_removed_chunks();
+`;

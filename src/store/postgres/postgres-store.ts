@@ -48,7 +48,9 @@ import { syncLexicalSegments as syncLexicalSegmentsOn } from "./lexical-segments
 import { postingsOf } from "./postings.js";
 import { SCHEMA_VERSION } from "./schema.js";
 import * as history from "./history.js";
-import type { HistoryChunk, HistoryHealth, HistoryPruned, HistoryRetention, HistorySpan, HistoryVersion } from "../history.js";
+import { postgresHealth } from "./store-health.js";
+import type { StoreHealth } from "../store-health.js";
+import type { HistoryChunk, HistoryHealth, HistoryPruned, HistoryRecord, HistoryRetention, HistorySpan, HistoryTotals, HistoryVersion } from "../history.js";
 import { PgPool, runAll, type PgClient, type PgRunner, type Statement } from "./pg-pool.js";
 import { ReplicaSet } from "./replica-set.js";
 import type { ReplicaStatus } from "../backend.js";
@@ -402,13 +404,28 @@ export class PostgresStore implements Store {
     return (await this.db.query<DocumentState>("SELECT fingerprint, base_dir FROM documents WHERE source = $1", [source])).rows[0];
   }
 
+  async documentsAt(sources: readonly string[], documentIds: readonly string[]): Promise<StoredDocument[]> {
+    if (sources.length === 0 && documentIds.length === 0) return [];
+    const rows = await this.db.query<DocumentRow>(
+      `SELECT ${DOC_COLUMNS} FROM documents d WHERE d.source = ANY($1::text[]) OR d.document_id = ANY($2::text[])`,
+      [sources, documentIds],
+    );
+    return rows.rows.map(toDocument);
+  }
+
+  async heldFingerprints(fingerprints: readonly string[]): Promise<string[]> {
+    if (fingerprints.length === 0) return [];
+    const rows = await this.db.query<{ f: string }>("SELECT DISTINCT fingerprint AS f FROM documents WHERE fingerprint = ANY($1::text[])", [fingerprints]);
+    return rows.rows.map((r) => r.f);
+  }
+
   async replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: readonly ChunkVectors[]): Promise<void> {
     if (vectors && vectors.length !== chunks.length) {
       throw new GroundkitError("INTERNAL", `${vectors.length} vectors for ${chunks.length} chunks.`);
     }
     const units = vectors ? await this.unitVectors(vectors.map(windowsOf)) : undefined;
     const postings = chunks.map((ch) => postingsOf(chunkTokens(ch.text, ch.heading_path)));
-    const statements = [...this.archive(doc.source, { contentHash: doc.content_hash, at: doc.ingested_at })];
+    const statements = this.archive([{ source: doc.source, contentHash: doc.content_hash, at: doc.ingested_at }]);
     statements.push(this.removeDocumentRows([doc.source]), this.insertDocument(doc, chunks, postings));
     if (units && units.length > 0) statements.push(this.upsertVectors(chunks.map((c) => c.chunk_id), units, "chunk_id"));
     statements.push(BUMP_GENERATION);
@@ -441,7 +458,7 @@ export class PostgresStore implements Store {
     const units = vectors.length > 0 ? await this.unitVectors(vectors) : [];
     const ids = (await this.db.query<{ docs: number[]; chunks: number[] }>(RESERVE_IDS, [writes.length, chunkCount])).rows[0]!;
     // With history on, each replaced document is kept as a version before its rows go (as in replaceDocument).
-    const archives = writes.flatMap((w) => this.archive(w.doc.source, { contentHash: w.doc.content_hash, at: w.doc.ingested_at }));
+    const archives = this.archive(writes.map((w) => ({ source: w.doc.source, contentHash: w.doc.content_hash, at: w.doc.ingested_at })));
     const statements = [...archives, this.removeDocumentRows(writes.map((w) => w.doc.source)), bulkInsertStatement(docs, ids.docs, ids.chunks)];
     if (units.length > 0) {
       // The reserved ids of the chunks that carry vectors, in the order of `units`.
@@ -529,14 +546,14 @@ export class PostgresStore implements Store {
       const doc = await s.getDocument(documentId);
       if (!doc) return false;
       const at = new Date().toISOString();
-      await runAll(s.db, [...this.archive(doc.source, { contentHash: null, at }), this.removeDocumentRows([doc.source]), BUMP_GENERATION]);
+      await runAll(s.db, [...this.archive([{ source: doc.source, contentHash: null, at }]), this.removeDocumentRows([doc.source]), BUMP_GENERATION]);
       return true;
     });
   }
 
-  /** With history on, the statement keeping the document at `source` as a version before its rows go. */
-  private archive(source: string, by: { contentHash: string | null; at: string }): Statement[] {
-    return this.shared.recordHistory ? [history.archiveStatement(source, by)] : [];
+  /** With history on, the statement keeping the documents at these sources as versions before their rows go. */
+  private archive(docs: history.ArchivedDocument[]): Statement[] {
+    return this.shared.recordHistory ? [history.archiveStatement(docs)] : [];
   }
 
   setHistoryRecording(on: boolean): Promise<void> {
@@ -562,6 +579,18 @@ export class PostgresStore implements Store {
 
   historyHealth(): Promise<HistoryHealth> {
     return history.health(this.db);
+  }
+
+  historyTotals(): Promise<HistoryTotals> {
+    return history.totals(this.db);
+  }
+
+  historyPage(afterVersionId: number, limit: number): Promise<HistoryRecord[]> {
+    return history.page(this.db, afterVersionId, limit);
+  }
+
+  writeHistory(records: readonly HistoryRecord[]): Promise<void> {
+    return this.tx((s) => history.write(s.db, records));
   }
 
   /** The statement deleting documents' rows; their chunks, postings and vectors go by ON DELETE CASCADE (run in the caller's transaction). */
@@ -962,9 +991,9 @@ export class PostgresStore implements Store {
     });
   }
 
-  /** `grk doctor`'s row checks read SQLite files; a PostgreSQL collection is checked by its server (docs/postgres.md). */
-  health(): undefined {
-    return undefined;
+  /** `grk doctor`'s row checks and safe repairs, as SQL on this collection's schema (store-health.ts). */
+  health(): StoreHealth {
+    return postgresHealth(this.db, this, (fn) => this.tx((s) => fn(s.db)));
   }
 
   metadataFields(): Promise<string[]> {

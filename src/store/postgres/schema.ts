@@ -9,13 +9,13 @@
  */
 
 import { HISTORY_SQL } from "./history.js";
-import { BM25_SEGMENTS_SQL } from "./lexical-schema.js";
+import { BM25_SEGMENTS_SQL, POSTINGS_FOLLOW_CHUNKS_SQL } from "./lexical-schema.js";
 
 /** "GRK1", as for the SQLite files. */
 export const APPLICATION_ID = "GRK1";
 
 /** The schema version this build writes. A collection with a higher version is refused. */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 export interface Migration {
   version: number;
@@ -133,5 +133,10 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     // Document history (store/history.ts, docs/decisions/0031-document-history.md).
     version: 5,
     sql: HISTORY_SQL,
+  },
+  {
+    // Postings follow their chunk by a statement trigger, not a foreign key checked per posting (lexical-schema.ts).
+    version: 6,
+    sql: POSTINGS_FOLLOW_CHUNKS_SQL,
   },
 ];

@@ -5,8 +5,10 @@
  *
  * In memory it is three parts, all checked against the database inside the
  * caller's read transaction on every search:
- * - `base`: the saved data file, memory-mapped read-only (ann-file.ts), or a
- *   graph built in memory when there is no usable file;
+ * - `base`: the saved data file, memory-mapped read-only (ann-file.ts), or, when
+ *   there is no usable file, a graph a worker thread built for this handle
+ *   (vector-index-thread.ts): searches are exact (sqlite-vec) until it is ready, and
+ *   a build never runs on the event loop (docs/decisions/0036);
  * - `shadowed`: chunk rowids written or deleted since `base`'s state (vector_log,
  *   vector-log.ts); `base` hits on them are dropped: a deletion is honoured at once;
  * - `delta`: the current vectors of the shadowed rowids that still have one, searched exactly (no
@@ -32,7 +34,9 @@
 import { GroundkitError } from "../../core/errors.js";
 import type { VectorIndexStatus } from "../store.js";
 import type { Db } from "./db.js";
-import { statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   damagedAnnFiles,
   dataFileBytes,
@@ -46,22 +50,11 @@ import {
   type AnnHeader,
 } from "./ann-file.js";
 import { loadAnnLibrary, type AnnLibrary, type AnnSettings, type NativeAnnIndex } from "./ann-native.js";
+import type { AnnOptions } from "./ann-options.js";
 import { AnnVectors, AnnVectorsWriter, DamagedVectorsFile } from "./ann-vectors.js";
 import { VECTOR_TABLE, countVectors, loadVectorExtension, vectorTableDefinition, type VectorHit } from "./vector-index.js";
 import { countVectorChangesSince, isAncestor, pruneVectorLog, vectorChangesSince, vectorState, type VectorState } from "./vector-log.js";
-
-/** How the store answers dense search. */
-export interface AnnOptions {
-  /** `auto` (default): HNSW from `minVectors` vectors up; `exact`: always sqlite-vec. */
-  mode?: "auto" | "exact";
-  /** Below this many vectors search is exact (measured: bench/results/1m.md, "ANN vs exact"). */
-  minVectors?: number;
-  /** A filter passing at most this many chunks is searched exactly (default {@link DEFAULT_FILTER_EXACT_MAX}). */
-  filterExactMax?: number;
-  /** The native module to load (a test points it at one that is not installed). */
-  module?: string;
-  settings?: Partial<Omit<AnnSettings, "dimensions">>;
-}
+import { buildGraphOnThread, type BuiltGraph, type GraphBuild } from "./vector-index-thread.js";
 
 /** Measured default: below 10k vectors exact search is about as fast (bench/results/1m.md) and has recall 1. */
 export const DEFAULT_MIN_VECTORS = 10_000;
@@ -126,6 +119,12 @@ export class AnnIndex {
   private damagedVectors: { file: string | undefined; why: string } | undefined;
   /** Count cached per state, so a small collection does not count on every search. */
   private counted: { seq: number; epoch: string; n: number } | undefined;
+  /** The graph a worker thread is building for this handle (no usable saved index), and its private folder. */
+  private graphBuild: { build: GraphBuild; dir: string } | undefined;
+  /** Why the last graph build failed: searches stay exact (warned once) until a usable saved index appears. */
+  private graphFailure: string | undefined;
+  /** A saved data file that failed to open, not tried again on every search (by name: a new save has another). */
+  private refusedFile: string | undefined;
 
   constructor(
     private readonly db: Db,
@@ -174,7 +173,9 @@ export class AnnIndex {
       this.replaceLoaded(undefined);
       return undefined;
     }
-    const index = this.current(state, count);
+    const index = this.current(state);
+    // No graph yet (one is building off the event loop, or could not be built): exact.
+    if (index === undefined) return undefined;
     if (allowed !== undefined && allowed.size === 0) return [];
     // The graph ranks by 8-bit vectors: take more candidates than asked and rank them by the stored float vectors.
     const want = Math.max(3 * k, k + RERANK_EXTRA);
@@ -217,9 +218,9 @@ export class AnnIndex {
     if (state === undefined) return undefined;
     const count = this.count(state);
     if (this.exactReason(count) !== undefined || (this.loaded === undefined && this.usableHeader() === undefined)) return undefined;
-    const index = this.current(state, count);
-    const vectors = index.vectors;
-    if (vectors === undefined) return undefined;
+    const index = this.current(state);
+    const vectors = index?.vectors;
+    if (index === undefined || vectors === undefined) return undefined;
     return (rowid) => (index.shadowed.has(rowid) ? index.delta.get(rowid) : vectors.get(rowid));
   }
 
@@ -330,9 +331,93 @@ export class AnnIndex {
     this.loaded = next;
   }
 
-  /** Let go of the open files (the store is closing). */
+  /** Let go of the open files (the store is closing), and stop a graph build in flight. */
   close(): void {
     this.replaceLoaded(undefined);
+    this.stopGraphBuild();
+  }
+
+  private stopGraphBuild(): void {
+    const running = this.graphBuild;
+    if (running === undefined) return;
+    this.graphBuild = undefined;
+    // The folder goes once the thread is gone (a save into a removed folder fails, so nothing is left either way).
+    void running.build.stop().finally(() => removeBuildDir(running.dir));
+  }
+
+  /**
+   * Start building this handle's graph on a worker thread, unless one is building or the last one failed.
+   * The worker reads the committed vectors on its own connection and saves the graph to a private file in
+   * a fresh temporary folder; {@link installGraph} maps it. Concurrent searches share the one build.
+   */
+  private startGraphBuild(): void {
+    if (this.graphBuild !== undefined || this.graphFailure !== undefined) return;
+    const dir = mkdtempSync(join(tmpdir(), "grk-ann-graph-"));
+    buildDirs.add(dir);
+    removeBuildDirsAtExit();
+    const file = join(dir, "graph.usearch");
+    const build = buildGraphOnThread({ path: this.dbPath, vectorIndex: this.opts, graphFile: file });
+    const running = { build, dir };
+    this.graphBuild = running;
+    build.result.then(
+      (graph) => {
+        if (this.graphBuild !== running) return; // Stopped (the handle closed): the folder goes with it.
+        this.graphBuild = undefined;
+        try {
+          this.installGraph(file, graph);
+        } catch (err) {
+          this.graphFailed(err);
+        } finally {
+          removeBuildDir(dir);
+        }
+      },
+      (err: unknown) => {
+        if (this.graphBuild !== running) return;
+        this.graphBuild = undefined;
+        removeBuildDir(dir);
+        this.graphFailed(err);
+      },
+    );
+  }
+
+  /** A build that failed leaves search exact (the results it gave before the ANN index existed), said once. */
+  private graphFailed(err: unknown): void {
+    const why = err instanceof Error ? err.message : String(err);
+    this.graphFailure = why;
+    process.stderr.write(`groundkit: warning: the HNSW graph of ${this.dbPath} could not be built (${why}); dense search is exact (slower at scale). \`grk doctor --repair\` saves the index.\n`);
+  }
+
+  /**
+   * Map the worker's graph (its file is private and unlinked right after, as openDataFile does with a saved one).
+   * Kept only when nothing newer was loaded meanwhile (a writer saved an index); the next search catches it up
+   * from the log, or, when it is no longer an ancestor of the vectors, builds again.
+   */
+  private installGraph(file: string, graph: BuiltGraph): void {
+    if (this.loaded !== undefined || this.library === undefined || graph.library !== this.library.name) return;
+    // A writer saved an index meanwhile: the next search maps that one.
+    const saved = this.usableHeader();
+    if (saved !== undefined && saved.file !== this.refusedFile) return;
+    const base = this.library.create(graph.settings);
+    base.view(file);
+    const header = { ...graph.state, library: graph.library, settings: graph.settings, count: graph.count, tombstones: 0 };
+    this.replaceLoaded({ base, header, delta: new Map(), shadowed: new Set(), applied: stateOf(graph.state), count: graph.count });
+  }
+
+  /**
+   * Worker thread only (vector-index-job.ts): the graph of every committed vector, saved to `file` and
+   * nowhere else, at the state of one read transaction.
+   */
+  buildGraphFile(file: string): BuiltGraph {
+    return this.db.transaction((): BuiltGraph => {
+      const state = vectorState(this.db);
+      if (state === undefined) throw new GroundkitError("NO_VECTORS", "This collection has no vector log yet.");
+      const count = countVectors(this.db);
+      const exact = this.exactReason(count);
+      if (exact !== undefined) throw new GroundkitError("NO_VECTORS", `No HNSW graph is built for this collection: ${exact}.`);
+      const built = this.build(state, count);
+      built.base.save(file);
+      return { state: stateOf(state), settings: built.header.settings, library: this.library!.name, count: built.count };
+    })();
   }
 
   private collect(index: Loaded, query: Float32Array, fetch: number, allowed?: ReadonlySet<number>): { hits: VectorHit[]; short: boolean } {
@@ -360,8 +445,11 @@ export class AnnIndex {
     return { hits: hits.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid), short };
   }
 
-  /** The in-memory index brought to `state`: caught up, reloaded or rebuilt as needed. */
-  private current(state: VectorState, count: number): Loaded {
+  /**
+   * The in-memory index brought to `state`: caught up or reloaded as needed; undefined (search exactly) while
+   * there is no usable saved index and a graph is built off the event loop instead.
+   */
+  private current(state: VectorState): Loaded | undefined {
     const l = this.loaded;
     if (l !== undefined && l.applied.seq === state.seq && l.applied.epoch === state.epoch && l.applied.checksum === state.checksum) {
       return l;
@@ -370,8 +458,14 @@ export class AnnIndex {
       this.catchUp(l);
       return l;
     }
-    const next = this.fromFile() ?? this.build(state, count);
+    const next = this.fromFile();
     this.replaceLoaded(next);
+    if (next === undefined) {
+      this.startGraphBuild();
+      return undefined;
+    }
+    // A writer saved an index while this handle was building its own graph: that build is not needed.
+    this.stopGraphBuild();
     if (next.applied.seq !== state.seq) this.catchUp(next);
     return next;
   }
@@ -380,12 +474,14 @@ export class AnnIndex {
   private fromFile(): Loaded | undefined {
     const header = this.usableHeader();
     if (header === undefined) return undefined;
+    if (header.file === this.refusedFile) return undefined;
     if (countVectorChangesSince(this.db, header.seq) > Math.max(MAX_INCREMENTAL, header.count / 2)) return undefined;
     const base = this.library!.create(header.settings);
     try {
       openDataFile(base, this.dbPath, header);
     } catch {
-      return undefined; // A missing or damaged data file: rebuilt.
+      this.refusedFile = header.file;
+      return undefined; // A missing or damaged data file: built again.
     }
     const path = vectorsPath(this.dbPath, header);
     // Without its re-rank vectors (an index from before them, or the file lost) the graph still serves: re-ranked from sqlite-vec.
@@ -514,6 +610,11 @@ export class AnnIndex {
       return { header: saved, state: index.applied };
     })();
     if (plan !== undefined) this.db.transaction(() => pruneVectorLog(this.db, plan.header.seq)).immediate();
+    if (plan !== undefined) {
+      // Searches map the saved index from now on: a graph this handle was building for them is not needed.
+      this.stopGraphBuild();
+      this.graphFailure = undefined;
+    }
     return this.status();
   }
 
@@ -576,6 +677,20 @@ export class AnnIndex {
 
   /** What `grk status` shows: read from the header and the log, without loading the index. */
   status(): VectorIndexStatus {
+    const saved = this.savedStatus();
+    // This handle's searches: exact while its own graph builds (no saved index it can use), or for good after a failed build.
+    if (saved.kind !== "hnsw" || this.loaded !== undefined) return saved;
+    const usable = saved.state !== "missing" && saved.state !== "stale" && this.usableHeader()?.file !== this.refusedFile;
+    if (usable) return saved;
+    if (this.graphFailure !== undefined) return { ...saved, kind: "exact", reason: `the HNSW graph could not be built (${this.graphFailure})` };
+    if (this.graphBuild !== undefined) {
+      return { ...saved, kind: "exact", reason: "no usable saved HNSW index: this process is building its graph on a worker thread, and searches are exact until it is ready" };
+    }
+    return saved;
+  }
+
+  /** The saved index's state: read from the header and the log. */
+  private savedStatus(): VectorIndexStatus {
     return this.db.transaction((): VectorIndexStatus => {
       const state = vectorState(this.db);
       const count = countVectors(this.db);
@@ -667,4 +782,21 @@ function unitFromBlob(blob: Buffer, dims: number): Float32Array {
     for (let i = 0; i < dims; i++) v[i] = v[i]! * inv;
   }
   return v;
+}
+
+/** Folders of graph builds in flight, removed when the process exits with one (a killed build leaves nothing behind). */
+const buildDirs = new Set<string>();
+let exitHookSet = false;
+
+function removeBuildDirsAtExit(): void {
+  if (exitHookSet) return;
+  exitHookSet = true;
+  process.once("exit", () => {
+    for (const dir of buildDirs) rmSync(dir, { recursive: true, force: true });
+  });
+}
+
+function removeBuildDir(dir: string): void {
+  buildDirs.delete(dir);
+  rmSync(dir, { recursive: true, force: true });
 }

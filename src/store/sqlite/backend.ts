@@ -10,7 +10,7 @@ import type { Backend, OpenedStore, StoreLocation } from "../backend.js";
 import { checkIndexDirIfPresent, ensureIndexDir, storeOpenError } from "../index-dir.js";
 import type { WriterLockOptions } from "../writer-lock-holder.js";
 import { removeAnnFiles } from "./ann-file.js";
-import type { AnnOptions } from "./ann-index.js";
+import type { AnnOptions } from "./ann-options.js";
 import { SqliteStore } from "./sqlite-store.js";
 import { withWriterLock, WriterLock } from "./writer-lock.js";
 

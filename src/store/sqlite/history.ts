@@ -7,6 +7,7 @@
 import type { Statement } from "better-sqlite3";
 import { sha256 } from "../../core/text.js";
 import {
+  groupRecords,
   SPAN_COLUMNS,
   splitChunkRow,
   VERSION_COLUMNS,
@@ -14,8 +15,10 @@ import {
   type HistoryHealth,
   type HistoryPruned,
   type HistoryReason,
+  type HistoryRecord,
   type HistoryRetention,
   type HistorySpan,
+  type HistoryTotals,
   type HistoryVersion,
 } from "../history.js";
 import type { Db } from "./db.js";
@@ -113,6 +116,52 @@ export class SqliteHistory {
     return this.db
       .prepare("DELETE FROM history_blocks WHERE NOT EXISTS (SELECT 1 FROM history_spans s WHERE s.hash = history_blocks.hash)")
       .run().changes;
+  }
+
+  totals(): HistoryTotals {
+    // A file opened read-only at a schema older than history has none of its tables: it keeps nothing.
+    if (this.db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'history_versions'").get() === undefined) {
+      return { versions: 0, documents: 0, blocks: 0, bytes: 0, oldest_ingested_at: null, oldest_superseded_at: null };
+    }
+    const row = this.db
+      .prepare(`SELECT count(*) AS versions, count(DISTINCT document_id) AS documents,
+          min(ingested_at) AS oldest_ingested_at, min(superseded_at) AS oldest_superseded_at FROM history_versions`)
+      .get() as Omit<HistoryTotals, "blocks" | "bytes">;
+    const blocks = this.db.prepare("SELECT count(*) AS blocks, coalesce(sum(bytes), 0) AS bytes FROM history_blocks").get() as Pick<HistoryTotals, "blocks" | "bytes">;
+    return { ...row, ...blocks };
+  }
+
+  page(afterVersionId: number, limit: number): HistoryRecord[] {
+    const versions = this.db
+      .prepare(`SELECT ${VERSION_COLUMNS}, v.fingerprint FROM history_versions v WHERE v.id > ? ORDER BY v.id LIMIT ?`)
+      .all(afterVersionId, limit) as Array<HistoryRecord["version"]>;
+    if (versions.length === 0) return [];
+    const spans = this.db
+      .prepare(`SELECT s.version_id, ${SPAN_COLUMNS} FROM history_spans s LEFT JOIN history_blocks b ON b.hash = s.hash
+        WHERE s.version_id BETWEEN ? AND ? ORDER BY s.version_id, s.ordinal`)
+      .all(versions[0]!.version_id, versions[versions.length - 1]!.version_id) as Array<HistorySpan & { version_id: number }>;
+    return groupRecords(versions, spans);
+  }
+
+  /** Add versions after the ones kept (ids in the given order); a savepoint of the caller's transaction. */
+  write(records: readonly HistoryRecord[]): void {
+    const block = this.db.prepare("INSERT INTO history_blocks (hash, text, bytes) VALUES (?, ?, ?) ON CONFLICT DO NOTHING");
+    const version = this.db.prepare(`INSERT INTO history_versions (document_id, source, source_class, extractor, fingerprint,
+        content_hash, content_length, ingested_at, superseded_at, reason, bytes)
+      VALUES (@document_id, @source, @source_class, @extractor, @fingerprint, @content_hash, @content_length, @ingested_at,
+        @superseded_at, @reason, @bytes)`);
+    const span = this.db.prepare(`INSERT INTO history_spans (version_id, ordinal, chunk_id, start_offset, end_offset, start_line,
+        end_line, page_start, page_end, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.db.transaction(() => {
+      for (const { version: v, spans } of records) {
+        const { version_id: _id, ...row } = v;
+        const id = Number(version.run(row).lastInsertRowid);
+        spans.forEach((s, ordinal) => {
+          if (s.text !== null) block.run(s.hash, s.text, Buffer.byteLength(s.text));
+          span.run(id, ordinal, s.chunk_id, s.start_offset, s.end_offset, s.start_line, s.end_line, s.page_start, s.page_end, s.hash);
+        });
+      }
+    })();
   }
 
   /** Totals, spans naming a missing block, blocks whose text does not hash to their key. */

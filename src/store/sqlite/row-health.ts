@@ -4,33 +4,12 @@
  * document, and, in a dense collection, every chunk has exactly one vector.
  * All of it streams over the rows; nothing holds the collection in memory.
  */
-import { codePointLength, sha256 } from "../../core/text.js";
-import type { NewChunk } from "../store.js";
+import { chunkFault, MAX_NAMED, STALE, type ChunkRow } from "../chunk-fault.js";
 import type { InconsistentDocument, VectorCoverage } from "../store-health.js";
 import type { Db } from "./db.js";
 import { chunkOfKeySql } from "../vector-keys.js";
 import { countChunksWithVectors, countVectors, deleteOrphanVectors, loadVectorExtension, VECTOR_TABLE, vectorTableDimensions } from "./vector-index.js";
 
-
-/** Prefix of a fingerprint no source can have: the next ingest re-reads the document. */
-const STALE = "stale:";
-
-/** Documents reported by name at most (the count is always exact). */
-const MAX_NAMED = 20;
-
-type ChunkRow = Pick<NewChunk, "ordinal" | "text" | "start_offset" | "end_offset" | "start_line" | "end_line" | "text_hash">;
-
-/** The first thing wrong with one chunk of a document of `contentLength` code points, if anything. */
-function chunkFault(c: ChunkRow, expectedOrdinal: number, contentLength: number): string | undefined {
-  if (c.ordinal !== expectedOrdinal) return `chunk ordinals are not 0..n-1 (found ${c.ordinal} where ${expectedOrdinal} belongs)`;
-  if (!(c.start_offset >= 0 && c.start_offset < c.end_offset && c.end_offset <= contentLength)) {
-    return `chunk ${c.ordinal} spans [${c.start_offset}, ${c.end_offset}) outside the document's ${contentLength} code points`;
-  }
-  if (codePointLength(c.text) !== c.end_offset - c.start_offset) return `chunk ${c.ordinal}'s text is not as long as its span`;
-  if (sha256(c.text) !== c.text_hash) return `chunk ${c.ordinal}'s text does not match its hash`;
-  if (!(c.start_line >= 1 && c.start_line <= c.end_line)) return `chunk ${c.ordinal} has lines ${c.start_line}-${c.end_line}`;
-  return undefined;
-}
 
 /** Every document whose chunks are missing or disagree with it (count exact, at most `maxNamed` named). */
 export function inconsistentDocuments(db: Db, maxNamed = MAX_NAMED): { count: number; named: InconsistentDocument[] } {

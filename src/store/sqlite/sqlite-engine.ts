@@ -28,7 +28,9 @@ import { openDatabase } from "./open-database.js";
 import { filteredChunkIds } from "./filter-sql.js";
 import { registerFunctions, type SqlFunctions } from "./functions.js";
 import { PostingsIndex } from "./postings.js";
-import { AnnIndex, type AnnOptions } from "./ann-index.js";
+import { AnnIndex } from "./ann-index.js";
+import type { AnnOptions } from "./ann-options.js";
+import type { BuiltGraph } from "./vector-index-thread.js";
 import {
   checkK,
   chunkVectorRows,
@@ -224,6 +226,20 @@ export class SqliteEngine {
   getDocument(documentId: string): StoredDocument | undefined {
     const row = this.stmts.docById.get(documentId) as DocumentRow | undefined;
     return row ? toDocument(row) : undefined;
+  }
+
+  /** Point lookups by the prepared statements: in process they cost microseconds each. */
+  documentsAt(sources: readonly string[], documentIds: readonly string[]): StoredDocument[] {
+    const found = new Map<string, StoredDocument>();
+    for (const s of sources) {
+      const doc = this.getDocumentBySource(s);
+      if (doc) found.set(doc.document_id, doc);
+    }
+    for (const id of documentIds) {
+      const doc = found.has(id) ? undefined : this.getDocument(id);
+      if (doc) found.set(doc.document_id, doc);
+    }
+    return [...found.values()];
   }
 
   documentState(source: string): DocumentState | undefined {
@@ -441,6 +457,11 @@ export class SqliteEngine {
   /** Fold logged vector changes into the saved ANN index (or build it); the caller holds the writer lock. */
   syncVectorIndex(onProgress?: (done: number, total: number) => void): VectorIndexStatus {
     return this.ann.sync(onProgress);
+  }
+
+  /** A reader's graph of every committed vector, saved to `file` only (on a worker thread: vector-index-job.ts). */
+  buildVectorGraph(file: string): BuiltGraph {
+    return this.ann.buildGraphFile(file);
   }
 
   /** Problems of the saved ANN index's files, read whole (for `grk doctor`); empty when there are none. */

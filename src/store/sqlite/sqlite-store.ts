@@ -12,7 +12,7 @@
  */
 import type { StoreHealth } from "../store-health.js";
 import { sqliteHealth } from "./store-health.js";
-import type { AnnOptions } from "./ann-index.js";
+import type { AnnOptions } from "./ann-options.js";
 import type {
   ChunkFilter,
   DocumentListing,
@@ -30,9 +30,10 @@ import type {
   VectorIndexStatus,
 } from "../store.js";
 import { replaceEach } from "../store.js";
-import type { HistoryChunk, HistoryHealth, HistoryPruned, HistoryRetention, HistorySpan, HistoryVersion } from "../history.js";
+import type { HistoryChunk, HistoryHealth, HistoryPruned, HistoryRecord, HistoryRetention, HistorySpan, HistoryTotals, HistoryVersion } from "../history.js";
 import type { ChunkVectors } from "../vectors.js";
 import type { Db } from "./db.js";
+import { settle } from "./settle.js";
 import { SqliteEngine, type SqliteStoreOptions } from "./sqlite-engine.js";
 
 export type { SqliteStoreOptions };
@@ -76,11 +77,7 @@ export class SqliteStore implements Store {
   private run<T>(fn: () => T): Promise<T> {
     const open = this.gate.open;
     if (open !== undefined && !this.inTx) return open.then(() => this.run(fn));
-    try {
-      return Promise.resolve(fn());
-    } catch (err) {
-      return Promise.reject(err as Error);
-    }
+    return settle(fn);
   }
 
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
@@ -165,6 +162,14 @@ export class SqliteStore implements Store {
 
   documentState(source: string): Promise<DocumentState | undefined> {
     return this.run(() => this.engine.documentState(source));
+  }
+
+  documentsAt(sources: readonly string[], documentIds: readonly string[]): Promise<StoredDocument[]> {
+    return this.run(() => this.engine.documentsAt(sources, documentIds));
+  }
+
+  heldFingerprints(fingerprints: readonly string[]): Promise<string[]> {
+    return this.run(() => fingerprints.filter((f) => this.engine.documentsWithFingerprint(f, 1).length > 0));
   }
 
   replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: readonly ChunkVectors[]): Promise<void> {
@@ -327,6 +332,18 @@ export class SqliteStore implements Store {
 
   historyHealth(): Promise<HistoryHealth> {
     return this.run(() => this.engine.history.health());
+  }
+
+  historyTotals(): Promise<HistoryTotals> {
+    return this.run(() => this.engine.history.totals());
+  }
+
+  historyPage(afterVersionId: number, limit: number): Promise<HistoryRecord[]> {
+    return this.run(() => this.engine.history.page(afterVersionId, limit));
+  }
+
+  writeHistory(records: readonly HistoryRecord[]): Promise<void> {
+    return this.run(() => this.engine.history.write(records));
   }
 
   health(): StoreHealth {
