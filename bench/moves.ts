@@ -309,6 +309,7 @@ async function main(): Promise<void> {
       const finalTexts = new Map(markdownFiles(tree).map((p) => [relative(tree, p), normalized(p)]));
       const ops: Record<string, number> = {};
       for (const o of originals.values()) ops[o.op] = (ops[o.op] ?? 0) + 1;
+      const idsKept = await documentIdsKept(col, held, tree);
 
       const modes = { with_text: true, citation_only: false };
       const results: Record<string, unknown> = {};
@@ -317,6 +318,7 @@ async function main(): Promise<void> {
         const byOp: Record<string, Record<Outcome, number>> = {};
         const times: number[] = [];
         const wrongExamples: unknown[] = [];
+        const ambiguousExamples: unknown[] = [];
         for (const h of held) {
           const t0 = performance.now();
           const v = await col.verify(h.citation, withText ? { originalText: h.text } : {});
@@ -326,6 +328,7 @@ async function main(): Promise<void> {
           const row = (byOp[`${h.original.op}/${h.kind}`] ??= { correct: 0, wrong: 0, duplicate: 0, ambiguous: 0, missed: 0, gone: 0 });
           row[outcome]++;
           if (outcome === "wrong" && wrongExamples.length < 5) wrongExamples.push({ citation: h.citation, op: h.original.op, verification: v });
+          if (outcome === "ambiguous" && ambiguousExamples.length < 20) ambiguousExamples.push({ source: h.citation.source, op: h.original.op, kind: h.kind, text: h.text.slice(0, 120), detail: v.detail });
         }
         times.sort((a, b) => a - b);
         results[mode] = {
@@ -337,6 +340,7 @@ async function main(): Promise<void> {
             p95: Math.round(percentile(times, 95) * 1000) / 1000,
           },
           wrong_examples: wrongExamples,
+          ambiguous_examples: ambiguousExamples,
         };
       }
       const report = {
@@ -347,6 +351,7 @@ async function main(): Promise<void> {
         citations: { total: held.length, chunks: held.filter((h) => h.kind === "chunk").length, quotes: held.filter((h) => h.kind === "quote").length },
         ingest_before: { indexed: first.indexed, chunks: first.chunks_written },
         ingest_after: { indexed: second.indexed, moved: second.moved, removed: second.removed, unchanged: second.unchanged },
+        ids_kept: idsKept,
         results,
       };
       mkdirSync(dirname(out), { recursive: true });
@@ -361,6 +366,43 @@ async function main(): Promise<void> {
   }
 }
 
+/**
+ * Per operation whose file went whole to one place (rename, move, rename with
+ * an edit, edit, untouched): how many documents kept their id there.
+ */
+async function documentIdsKept(col: Collection, held: readonly Held[], tree: string): Promise<Record<string, IdsKept>> {
+  const before = new Map<Original, string>();
+  const chunks = new Map<Original, number>();
+  for (const h of held) {
+    before.set(h.original, h.citation.document_id);
+    if (h.kind === "chunk") chunks.set(h.original, (chunks.get(h.original) ?? 0) + 1);
+  }
+  const now = new Map<string, string>();
+  for (let after: string | undefined; ; ) {
+    const page = await col.listDocuments({ after, limit: 1000 });
+    for (const d of page.documents) now.set(relative(tree, d.source), d.document_id);
+    if (page.next_after === null) break;
+    after = page.next_after;
+  }
+  const out: Record<string, IdsKept> = {};
+  for (const [o, id] of before) {
+    const dests = new Set(o.segments.map((seg) => seg.dest));
+    if (!["rename", "move", "rename_edit", "edit", "untouched"].includes(o.op) || dests.size !== 1) continue;
+    const row = (out[o.op] ??= { kept: 0, of: 0, lost_chunks: [] });
+    row.of++;
+    if (now.get([...dests][0]!) === id) row.kept++;
+    else row.lost_chunks.push(chunks.get(o) ?? 0);
+  }
+  return out;
+}
+
+/** Documents of one operation that kept their id, and the chunk counts of those that did not. */
+interface IdsKept {
+  kept: number;
+  of: number;
+  lost_chunks: number[];
+}
+
 interface ModeResult extends Record<Outcome, number> {
   by_operation: Record<string, Record<Outcome, number>>;
   ms_per_verification: { mean: number; p50: number; p95: number };
@@ -372,6 +414,7 @@ interface Report {
   operations: Record<string, number>;
   citations: { total: number; chunks: number; quotes: number };
   ingest_after: { indexed: number; moved: number; removed: number; unchanged: number };
+  ids_kept: Record<string, IdsKept>;
   results: Record<string, ModeResult>;
 }
 
@@ -382,6 +425,7 @@ function markdown(r: Report): string {
     `Source: ${r.source.join(", ")} (${r.files} files), seed ${r.seed}. Operations: ${Object.entries(r.operations).map(([k, v]) => `${k} ${v}`).join(", ")}.`,
     `Citations held before the changes: ${r.citations.total} (${r.citations.chunks} chunks, ${r.citations.quotes} paragraph quotes).`,
     `Re-ingest after the changes: ${r.ingest_after.moved} moved, ${r.ingest_after.indexed} indexed, ${r.ingest_after.removed} removed, ${r.ingest_after.unchanged} unchanged.`,
+    `Document ids kept by files that went whole to one place: ${Object.entries(r.ids_kept).sort(([a], [b]) => a.localeCompare(b)).map(([op, k]) => `${op} ${k.kept}/${k.of}${k.lost_chunks.length ? ` (the others had ${k.lost_chunks.sort((a, b) => a - b).join(", ")} chunks)` : ""}`).join(", ")}.`,
     ``,
     `| verified with | correct | wrong | duplicate | ambiguous | missed | gone | ms/verification (mean, p50, p95) |`,
     `|---|---|---|---|---|---|---|---|`,

@@ -12,9 +12,15 @@
  * - readable → `verified` iff the content's code points [start, end) are the
  *   cited text on the cited lines, else `drifted` (the text unchanged on other
  *   lines gives no location: it did not move); a drifted verdict whose original text is known
- *   (the index still holds the chunk) must locate the text where it now sits:
- *   its only occurrence, or the occurrence nearest the old start (earlier on a
- *   tie); when the text no longer occurs, no location is given.
+ *   (the index still holds the chunk) must locate the text where it now sits
+ *   by ADR 0037's rule: its only occurrence when the document held it once when
+ *   cited; else, of the occurrences whose surroundings (up to 4096 code points
+ *   each side) match the cited copy's in the document as cited better than any
+ *   other copy's there, the one that matches strictly best, by at least 24
+ *   code units (or all there were); else, or when the text no longer occurs,
+ *   no location is given. Only the
+ *   cited document's occurrences are modelled: the fuzz corpora's documents
+ *   are generated apart and do not share cited passages.
  */
 import { createHash } from "node:crypto";
 import type { Citation, Verification } from "../src/core/contracts.js";
@@ -142,8 +148,12 @@ export function isUtf8(bytes: Uint8Array): boolean {
   }
 }
 
-/** The expected verdict for `cited` given its document's availability. */
-export function expectVerdict(cited: CitedSpan, avail: Availability, originalKnown: boolean): Expectation {
+/**
+ * The expected verdict for `cited` given its document's availability. `asCited`
+ * is the document's content when the citation was taken (what the index or its
+ * kept history says it was).
+ */
+export function expectVerdict(cited: CitedSpan, avail: Availability, originalKnown: boolean, asCited: string): Expectation {
   if (!avail.readable) return { verdict: "unresolvable", reason: avail.reason };
   const { start_offset: start, end_offset: end } = cited.citation;
   const content = avail.content;
@@ -153,12 +163,43 @@ export function expectVerdict(cited: CitedSpan, avail: Availability, originalKno
     return sameLines ? { verdict: "verified" } : { verdict: "drifted", relocated: null, content };
   }
   const at = cpOccurrences(content, cited.text);
-  if (at.length === 0) return { verdict: "drifted", relocated: null, content };
-  let best = at[0]!;
-  for (const o of at) if (Math.abs(o - start) < Math.abs(best - start)) best = o;
-  const nearest = { start_offset: best, end_offset: best + (end - start) };
-  if (!originalKnown) return { verdict: "drifted", relocated: null, content, mayRelocate: nearest };
-  return { verdict: "drifted", relocated: nearest, content };
+  const chosen = choosePlaceModel(at, content, cited, asCited);
+  const place = chosen === undefined ? null : { start_offset: chosen, end_offset: chosen + (end - start) };
+  if (!originalKnown) return { verdict: "drifted", relocated: null, content, ...(place ? { mayRelocate: place } : {}) };
+  return { verdict: "drifted", relocated: place, content };
+}
+
+/** Surroundings compared each side, and the least that must match (ADR 0037). */
+const CONTEXT = 4096;
+const MIN_CONTEXT = 24;
+
+/** Which occurrence `at` (code points in `content`) the citation became, if one is told (see the file comment). */
+function choosePlaceModel(at: readonly number[], content: string, cited: CitedSpan, asCited: string): number | undefined {
+  if (at.length === 0) return undefined;
+  const { start_offset: start, end_offset: end } = cited.citation;
+  const copies = cpOccurrences(asCited, cited.text).slice(0, 16);
+  if (at.length === 1 && copies.length <= 1) return at[0];
+  const len = end - start;
+  const around = (text: string, o: number): [string, string] => [cpSlice(text, Math.max(0, o - CONTEXT), o), cpSlice(text, o + len, o + len + CONTEXT)];
+  const shared = ([b1, a1]: [string, string], [b2, a2]: [string, string]): number => {
+    let k = 0;
+    while (k < b1.length && k < b2.length && b1[b1.length - 1 - k] === b2[b2.length - 1 - k]) k++;
+    let j = 0;
+    while (j < a1.length && j < a2.length && a1[j] === a2[j]) j++;
+    return k + j;
+  };
+  const mine = around(asCited, start);
+  const others = copies.filter((c) => c !== start).map((c) => around(asCited, c));
+  // A place is the cited copy only if it looks more like it than like any other copy as cited.
+  const candidates = at
+    .map((o) => ({ o, here: around(content, o) }))
+    .map(({ o, here }) => ({ o, score: shared(mine, here), other: Math.max(-1, ...others.map((x) => shared(x, here))) }))
+    .filter((c) => c.other < c.score);
+  if (candidates.length === 0) return undefined;
+  const best = Math.max(...candidates.map((c) => c.score));
+  const winners = candidates.filter((c) => c.score === best);
+  if (winners.length !== 1 || best === 0 || best < Math.min(MIN_CONTEXT, mine[0].length + mine[1].length)) return undefined;
+  return winners[0]!.o;
 }
 
 /** Whether two files break lines at different places (an HTML citation's file lines may then have moved). */

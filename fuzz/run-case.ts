@@ -273,7 +273,7 @@ async function judgeOne(world: World, span: CitedSpan, answer: Answer, outcome: 
   const doc = world.docs[span.doc]!;
   const avail = await availabilityOf(world, span.doc, outcome);
   const originalKnown = (await world.store.getChunk(span.citation.chunk_id))?.text_hash === span.citation.text_hash;
-  const exp: Expectation = expectVerdict(span, avail, originalKnown);
+  const exp: Expectation = expectVerdict(span, avail, originalKnown, doc.content);
   // HTML citations name the file's lines too (ADR 0017): moved lines may make unchanged text drifted.
   if (exp.verdict === "verified" && classOf(doc.spec.kind) === "extracted" && doc.spec.model.type === "html" && (outcome.indexChanged || linesMoved(doc.placedBytes, doc.bytes))) {
     exp.orDrifted = true;

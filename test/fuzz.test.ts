@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Citation, Verification } from "../src/core/contracts.js";
-import { cpSlice } from "../fuzz/codepoints.js";
+import { cpLength, cpSlice } from "../fuzz/codepoints.js";
 import { generateCase } from "../fuzz/case-spec.js";
 import { generateDoc, normalizeTextModel, pdfModelFromContent, pdfContent, htmlModelFromContent, htmlContent, type HtmlModel, type PdfModel } from "../fuzz/corpus-gen.js";
 import { Rng } from "../fuzz/rng.js";
@@ -40,14 +40,14 @@ describe("the oracle", () => {
   it("expects verified only where the code points still match, with astral characters counted once", () => {
     const span = cited(6, 12); // "😀 beta"
     expect(span.text).toBe("😀 beta");
-    expect(expectVerdict(span, { readable: true, content }, true).verdict).toBe("verified");
+    expect(expectVerdict(span, { readable: true, content }, true, content).verdict).toBe("verified");
     const moved = "x" + content;
-    expect(expectVerdict(span, { readable: true, content: moved }, true)).toMatchObject({
+    expect(expectVerdict(span, { readable: true, content: moved }, true, content)).toMatchObject({
       verdict: "drifted",
       relocated: { start_offset: 7, end_offset: 13 },
     });
-    expect(expectVerdict(span, { readable: true, content: moved }, false)).toMatchObject({ verdict: "drifted", relocated: null });
-    expect(expectVerdict(span, { readable: false, reason: "escapes" }, true)).toEqual({ verdict: "unresolvable", reason: "escapes" });
+    expect(expectVerdict(span, { readable: true, content: moved }, false, content)).toMatchObject({ verdict: "drifted", relocated: null });
+    expect(expectVerdict(span, { readable: false, reason: "escapes" }, true, content)).toEqual({ verdict: "unresolvable", reason: "escapes" });
   });
 
   it("lets an HTML citation whose file lines moved be drifted for it, never turns drifted into verified", () => {
@@ -57,33 +57,48 @@ describe("the oracle", () => {
     expect(linesMoved(enc("<p>a</p> <p>b</p>"), enc("<p>a</p>\n<p>b</p>"))).toBe(true);
     expect(linesMoved(enc("a\r\nb"), enc("a\r\nb"))).toBe(false);
     const span = cited(6, 12);
-    const moved = { ...expectVerdict(span, { readable: true, content }, true), orDrifted: true };
+    const moved = { ...expectVerdict(span, { readable: true, content }, true, content), orDrifted: true };
     const linesOnly: Verification = { verdict: "drifted", detail: "the text is unchanged at code points 6-12, but now on file lines 3-3 (cited 1-1)." };
     expect(judge(moved, linesOnly, span)).toEqual([]);
     expect(judge(moved, { verdict: "verified", detail: "the text at code points 6-12 matches the cited hash." }, span)).toEqual([]);
     const otherDrift: Verification = { verdict: "drifted", detail: "the text at code points 6-12 differs from what was cited." };
     expect(judge(moved, otherDrift, span).map((f) => f.kind)).toEqual(["detail-mismatch"]);
-    const drifted = { ...expectVerdict(span, { readable: true, content: "x" + content }, true), orDrifted: true };
+    const drifted = { ...expectVerdict(span, { readable: true, content: "x" + content }, true, content), orDrifted: true };
     expect(judge(drifted, { verdict: "verified", detail: "matches" }, span).map((f) => f.kind)).toEqual(["false-verified"]);
   });
 
-  it("locates moved text at the occurrence nearest the old start, the earlier one on a tie", () => {
-    const span = cited(2, 4, "ab");
-    expect(expectVerdict(span, { readable: true, content: "abxxxxab" }, true).relocated).toEqual({ start_offset: 0, end_offset: 2 });
-    expect(expectVerdict(span, { readable: true, content: "xxxxxxab" }, true).relocated).toEqual({ start_offset: 6, end_offset: 8 });
-    expect(expectVerdict(span, { readable: true, content: "xxxabxxx" }, true).relocated).toEqual({ start_offset: 3, end_offset: 5 });
+  it("locates moved text only where its surroundings tell it is the cited copy (ADR 0037)", () => {
+    const a = "The first paragraph of the guide opens with these words: ";
+    const b = " and then it ends, as first paragraphs do.\n\n";
+    const c = "Much later a second paragraph, about something else: ";
+    const d = " which closes the whole guide for good.\n";
+    const asCited = `${a}ab${b}${c}ab${d}`;
+    const second = cpLength(`${a}ab${b}${c}`);
+    const span: CitedSpan = { ...cited(0, 0), text: "ab", citation: { ...cited(0, 0).citation, start_offset: second, end_offset: second + 2, text_hash: sha256Hex("ab") } };
+    const at = (now: string): unknown => expectVerdict(span, { readable: true, content: now }, true, asCited).relocated;
+    // Unique then and now: there, whatever its surroundings.
+    const unique = cited(6, 12);
+    expect(expectVerdict(unique, { readable: true, content: "xyz " + content }, true, content).relocated).toEqual({ start_offset: 10, end_offset: 16 });
+    // Both copies still there, shifted: the one around which the cited copy's text still is.
+    expect(at(`X${asCited}`)).toEqual({ start_offset: second + 1, end_offset: second + 3 });
+    // The cited copy deleted, the other kept: that one is the other copy, never a relocation.
+    expect(at(`${a}ab${b}`)).toBeNull();
+    // The cited copy kept with its surroundings, the other deleted: there.
+    expect(at(`${c}ab${d}`)).toEqual({ start_offset: cpLength(c), end_offset: cpLength(c) + 2 });
+    // Two copies in the same surroundings as the cited one: nothing tells them apart.
+    expect(at(`${b}${c}ab${d}${b}${c}ab${d}`)).toBeNull();
   });
 
   it("fails a false verified, a drifted where the source could not be read, a missing detail, a wrong location", () => {
     const span = cited(6, 12);
-    const unreadable = expectVerdict(span, { readable: false, reason: "permission" }, true);
+    const unreadable = expectVerdict(span, { readable: false, reason: "permission" }, true, content);
     const verified: Verification = { verdict: "verified", detail: "the text at code points 6-12 matches the cited hash." };
     expect(judge(unreadable, verified, span).map((f) => f.kind)).toEqual(["false-verified"]);
     const drifted: Verification = { verdict: "drifted", detail: "the text at code points 6-12 differs from what was cited." };
     expect(judge(unreadable, drifted, span).map((f) => f.kind)).toEqual(["drifted-unreadable"]);
-    const ok = expectVerdict(span, { readable: true, content }, true);
+    const ok = expectVerdict(span, { readable: true, content }, true, content);
     expect(judge(ok, { verdict: "verified", detail: "" }, span).map((f) => f.kind)).toContain("missing-detail");
-    const moved = expectVerdict(span, { readable: true, content: "x" + content }, true);
+    const moved = expectVerdict(span, { readable: true, content: "x" + content }, true, content);
     const wrong: Verification = { ...drifted, relocated: { start_offset: 8, end_offset: 14 } };
     expect(judge(moved, wrong, span).map((f) => f.kind)).toEqual(["relocation-mismatch"]);
     const right: Verification = {

@@ -7,18 +7,21 @@
  * lexical matches for the cited text's terms. Only indexed documents are read
  * (each through containment under its own base dir, like any verification),
  * and only an exact occurrence of the cited text counts: text that merely
- * resembles it is never a relocation, and text found at several places is
- * not relocated to any of them.
+ * resembles it is never a relocation. Which of several places the citation
+ * became, if any, is choose-place.ts's rule.
  */
 import { analyzeQuery } from "../analysis/analyzer.js";
 import type { Citation, Verification } from "../core/contracts.js";
 import { CodePointText, codePointLength, sha256 } from "../core/text.js";
 import type { Store, StoredDocument } from "../store/store.js";
+import { occurrencesOf } from "./choose-place.js";
 import type { SourceText } from "./source-text.js";
 
 /** Where an exact copy of the cited text was found in another indexed document. */
 export interface FoundElsewhere {
   doc: StoredDocument;
+  /** Where the text starts in `content` (code points). */
+  at: number;
   source: SourceText;
   content: CodePointText;
   relocated: NonNullable<Verification["relocated"]> & { document_id: string; source: string; start_line: number; end_line: number };
@@ -58,29 +61,23 @@ export async function citedTextFromIndex(citation: Citation, store: Pick<Store, 
   return same && sha256(same.text) === citation.text_hash ? same.text : undefined;
 }
 
-/** The outcome of a search elsewhere: one place, several (no relocation is chosen), or none. */
-export type ElsewhereOutcome =
-  | { kind: "found"; found: FoundElsewhere }
-  | { kind: "ambiguous"; places: Array<{ source: string; start_line: number; end_line: number }> }
-  | { kind: "none" };
+/**
+ * Places looked at per citation (in the cited document and elsewhere
+ * together, ADR 0037); a text found this many times is not relocated, since
+ * the one it became may be among those not looked at.
+ */
+export const MAX_PLACES = 64;
 
 /**
- * Where `text` occurs exactly in the candidate documents, in the order above.
- * A relocation is given only when the documents read hold it exactly once:
- * text that occurs at several places (a boilerplate header, a paragraph two
- * files share) cannot say which one the citation became, and pointing at
- * one of them could be pointing at the wrong place. `skip` is never read
- * (the document already checked).
+ * Where `text` occurs exactly in the candidate documents, in the order above,
+ * at most `limit` places. Which of them (if any) the citation
+ * became is for choose-place.ts to say. The cited document itself is never
+ * read here: it was already checked, its own occurrences are the caller's.
  */
-export async function findElsewhere(
-  citation: Citation,
-  text: string,
-  lookup: ElsewhereLookup,
-  opts: { skip?: string | undefined } = {},
-): Promise<ElsewhereOutcome> {
-  if (text.length === 0) return { kind: "none" };
+export async function findElsewhere(citation: Citation, text: string, lookup: ElsewhereLookup, limit: number): Promise<FoundElsewhere[]> {
+  if (text.length === 0 || limit <= 0) return [];
   let read = 0;
-  const tried = new Set<string>(opts.skip === undefined ? [] : [opts.skip]);
+  const tried = new Set<string>([citation.document_id]);
   const places: FoundElsewhere[] = [];
   for await (const doc of candidates(citation, text, lookup)) {
     if (tried.has(doc.document_id)) continue;
@@ -93,36 +90,47 @@ export async function findElsewhere(
       // A candidate that cannot be read now (gone, refused) holds nothing we can point at.
       continue;
     }
-    for (const at of occurrences(current.content, text, 2)) {
+    for (const at of occurrencesOf(current.content, text, limit - places.length)) {
       const end = at + codePointLength(text);
       const lines = current.content.lineRange(at, end);
       const relocated = { start_offset: at, end_offset: end, document_id: doc.document_id, source: doc.source, start_line: lines.startLine, end_line: lines.endLine };
-      places.push({ doc, ...current, relocated });
+      places.push({ doc, ...current, at, relocated });
     }
-    if (places.length > 1) break;
+    if (places.length >= limit) break;
   }
-  if (places.length === 0) return { kind: "none" };
-  if (places.length === 1) return { kind: "found", found: places[0]! };
-  return { kind: "ambiguous", places: places.map((p) => ({ source: p.doc.source, start_line: p.relocated.start_line, end_line: p.relocated.end_line })) };
+  return places;
 }
 
-/** Candidate documents, best first, each at most once (duplicates are skipped by the caller). */
+/**
+ * Candidate documents, best first (duplicates, and the cited document, are
+ * skipped by the caller). Each lookup is asked again for more chunks while the
+ * caller still wants documents and the last answer was full: the best matches
+ * are often chunks of the cited document itself (near copies of the cited text
+ * around it) or many chunks of one document, and those must not stand in for
+ * the other documents (ADR 0037).
+ */
 async function* candidates(citation: Citation, text: string, lookup: ElsewhereLookup): AsyncGenerator<StoredDocument> {
-  for (const chunk of await lookup.store.chunksWithTextHash(citation.text_hash, CHUNKS_ASKED)) yield chunk.document;
+  yield* widening((limit) => lookup.store.chunksWithTextHash(citation.text_hash, limit));
   const terms = lookupTerms(text);
   if (terms.length === 0) return;
-  for (const chunk of await lookup.store.searchLexical(terms, CHUNKS_ASKED)) yield chunk.document;
+  yield* widening((limit) => lookup.store.searchLexical(terms, limit));
+}
+
+/** Chunks asked of one lookup at most, however many of them are skipped. */
+export const MAX_CHUNKS_ASKED = CHUNKS_ASKED * 16;
+
+/** The documents of `ask(limit)`'s chunks, asking with a doubled limit while every chunk asked for came back, up to {@link MAX_CHUNKS_ASKED}. */
+async function* widening(ask: (limit: number) => Promise<ReadonlyArray<{ document: StoredDocument }>>): AsyncGenerator<StoredDocument> {
+  for (let limit = CHUNKS_ASKED; ; limit *= 2) {
+    const chunks = await ask(limit);
+    // A wider answer repeats the narrower one (the caller skips what it tried), whatever order ties came back in.
+    for (const chunk of chunks) yield chunk.document;
+    if (chunks.length < limit || limit >= MAX_CHUNKS_ASKED) return;
+  }
 }
 
 /** The cited text's distinct terms, longest first (ties in text order), at most {@link LOOKUP_TERMS}. */
 function lookupTerms(text: string): string[] {
   const distinct = [...new Set(analyzeQuery(text))];
   return distinct.sort((a, b) => b.length - a.length).slice(0, LOOKUP_TERMS);
-}
-
-/** The first `max` occurrences of `needle` (code-point offsets). */
-function occurrences(content: CodePointText, needle: string, max: number): number[] {
-  const out: number[] = [];
-  for (let at = content.indexOf(needle); at >= 0 && out.length < max; at = content.indexOf(needle, at + 1)) out.push(at);
-  return out;
 }

@@ -7,7 +7,7 @@
 import type { Citation } from "../core/contracts.js";
 import { sha256, type CodePointText } from "../core/text.js";
 import type { Store, StoredDocument } from "../store/store.js";
-import { textAsCited } from "./as-cited.js";
+import { documentAsCited, textAsCited } from "./as-cited.js";
 import { citedTextFromIndex } from "./find-elsewhere.js";
 import type { DocumentFields } from "./span-citation.js";
 import type { SourceText } from "./source-text.js";
@@ -49,7 +49,7 @@ export async function readIndexedDocument(
  * of its documents each under its own containment root (`baseDirOf`).
  */
 export function elsewhereIn(
-  store: Pick<Store, "getDocument" | "getChunk" | "chunksWithTextHash" | "searchLexical" | "chunkIdAt" | "historyOf" | "historySpans">,
+  store: Pick<Store, "getDocument" | "getChunk" | "chunksWithTextHash" | "searchLexical" | "chunkIdAt" | "chunksOf" | "historyOf" | "historySpans">,
   readers: Omit<VerifyContext, "indexed" | "originalText" | "elsewhere" | "baseDir">,
   baseDirOf: (doc: StoredDocument) => Promise<string | undefined>,
 ): ElsewhereContext {
@@ -57,6 +57,7 @@ export function elsewhereIn(
     store,
     // The index's text first; else what the document said when it was cited (kept history, ADR 0031).
     citedText: async (citation) => (await citedTextFromIndex(citation, store)) ?? (await textAsCited(store, citation))?.text,
+    documentAsCited: (citation) => documentAsCited(store, citation),
     read: async (doc) => readIndexedDocument(doc, { ...readers, baseDir: await baseDirOf(doc) }),
   };
 }

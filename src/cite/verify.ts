@@ -18,7 +18,8 @@ import { sourceLineRange, type SourceLineMap } from "../core/source-lines.js";
 import { CodePointText, codePointLength, sha256 } from "../core/text.js";
 import { isUrlSource } from "../net/url-shape.js";
 import { ATTR, withSpan } from "../obs/tracing.js";
-import { findElsewhere, type ElsewhereLookup } from "./find-elsewhere.js";
+import { choosePlace, occurrencesOf, repeatedWhenCited, type Place } from "./choose-place.js";
+import { findElsewhere, MAX_PLACES, type ElsewhereLookup, type FoundElsewhere } from "./find-elsewhere.js";
 import { assertIndexedSource, type IndexedSource } from "./indexed-source.js";
 import { ResolutionError, unresolvable } from "./resolution-error.js";
 import { readTextSource } from "./read-text-source.js";
@@ -61,6 +62,8 @@ export interface VerifyContext {
 export interface ElsewhereContext extends ElsewhereLookup {
   /** The cited text as the collection knows it, by the citation's hash (undefined when it does not). */
   citedText(citation: Citation): Promise<string | undefined>;
+  /** The cited document as it was when cited (the index or its kept history), undefined when neither holds it. */
+  documentAsCited(citation: Citation): Promise<CodePointText | undefined>;
 }
 
 /** A verification and, when the source could be read, what was read. */
@@ -108,24 +111,38 @@ async function checkUntraced(
     const current = { content, pageStarts: source.pageStarts, sourceLines: source.sourceLines, locations: source.locations };
     const { start_offset: start, end_offset: end } = citation;
     const textHere = end <= content.length && sha256(content.slice(start, end)) === citation.text_hash;
-    let verification = compare(cited, current, ctx.originalText);
-    if (!textHere && !verification.relocated && trustedOriginal(citation, ctx.originalText) === undefined && ctx.elsewhere) {
-      // The caller did not give the cited text: the index may know it, to find it in this document first.
-      verification = compare(cited, current, await ctx.elsewhere.citedText(citation));
+    const verification = compare(cited, current);
+    if (textHere && movedTo === undefined) return { verification, ...current };
+    if (textHere && !(await mayBeAnotherCopy(citation, ctx, content))) {
+      return { verification: followedMove(citation, movedTo!, moveNote, current, verification), ...current };
     }
-    if (movedTo !== undefined && (textHere || verification.relocated)) {
-      return { verification: followedMove(citation, movedTo, moveNote, current, verification), ...current };
+    if (textHere) {
+      const why = `${moveNote}the cited text is at code points ${start}-${end}, but the document changed since it was cited and holds the text more than once.`;
+      const placed = await placeElsewhere(citation, ctx, why, { doc: cited, ...current });
+      if (placed) return placed;
     }
-    if (textHere || verification.relocated) return { verification, ...current };
-    const found = await lookElsewhere(citation, ctx, moveNote + verification.detail, citation.document_id);
-    return found ?? { verification: { ...verification, detail: moveNote + verification.detail }, ...current };
+    const placed = await placeElsewhere(citation, ctx, moveNote + verification.detail, { doc: cited, ...current });
+    return placed ?? { verification: { ...verification, detail: moveNote + verification.detail }, ...current };
   } catch (err) {
     if (!(err instanceof ResolutionError)) throw err;
     // Only for a source that is gone (deleted, or no longer indexed), never one refused (outside its base directory,
-    // unreadable, another class or extractor: ADR 0005); and only in the other documents, the cited one was just read.
-    const found = err.gone ? await lookElsewhere(citation, ctx, moveNote + err.detail, citation.document_id) : undefined;
-    return found ?? { verification: { verdict: err.verdict, detail: moveNote + err.detail } };
+    // unreadable, another class or extractor: ADR 0005); and only in the other documents, the cited one could not be read.
+    const placed = err.gone ? await placeElsewhere(citation, ctx, moveNote + err.detail, undefined) : undefined;
+    return placed ?? { verification: { verdict: err.verdict, detail: moveNote + err.detail } };
   }
+}
+
+/**
+ * Whether the cited text at its offsets in a moved document may be another
+ * copy of it (ADR 0037): the document moved with edits (a rename with edits,
+ * or most of a merge) and holds the text more than once, so a copy that was
+ * elsewhere may have come to sit at the cited offsets. A document unchanged
+ * since the citation (or whose past is not known) is taken at its offsets.
+ */
+async function mayBeAnotherCopy(citation: Citation, ctx: VerifyContext, content: CodePointText): Promise<boolean> {
+  if (occurrencesOf(content, content.slice(citation.start_offset, citation.end_offset), 2).length < 2) return false;
+  const then = await ctx.elsewhere?.documentAsCited(citation);
+  return then !== undefined && then.text !== content.text;
 }
 
 /**
@@ -142,27 +159,66 @@ function followedMove(citation: Citation, movedTo: string, moveNote: string, cur
   return { verdict: "drifted", detail: moveNote + there, relocated };
 }
 
+/** The cited document as read now (its source may be a moved document's new one). */
+interface CitedNow extends Current {
+  doc: Citation;
+}
+
+/** An occurrence of the cited text now: in the cited document, or in another indexed one. */
+type FoundPlace = Place & ({ inCited: true; now: CitedNow } | { inCited: false; found: FoundElsewhere });
+
 /**
- * The cited text found in another indexed document, as a `drifted`
- * verification saying where; undefined when the text is unknown or nowhere.
- * `skip` is the cited document, already checked.
+ * Where the cited text went, when it is not at the citation's place: a
+ * `drifted` verification relocating it, naming several places without a
+ * choice, or saying it no longer occurs; undefined when the cited text is not
+ * known (neither given nor in the index) and nothing can be said. `now` is the
+ * cited document as just read (undefined when it could not be read). The
+ * occurrences in it and, unless the one there is plainly the cited one, in
+ * the collection's other documents are the places choose-place.ts chooses from.
  */
-async function lookElsewhere(citation: Citation, ctx: VerifyContext, why: string, skip: string): Promise<CheckedCitation | undefined> {
-  const elsewhere = ctx.elsewhere;
-  if (!elsewhere) return undefined;
-  const text = trustedOriginal(citation, ctx.originalText) ?? (await elsewhere.citedText(citation));
+async function placeElsewhere(citation: Citation, ctx: VerifyContext, why: string, now: CitedNow | undefined): Promise<CheckedCitation | undefined> {
+  const text = trustedOriginal(citation, ctx.originalText) ?? (await ctx.elsewhere?.citedText(citation));
   if (text === undefined || sha256(text) !== citation.text_hash) return undefined;
-  const outcome = await findElsewhere(citation, text, elsewhere, { skip });
-  if (outcome.kind === "none") return undefined;
-  if (outcome.kind === "ambiguous") {
-    const [a, b] = outcome.places;
-    const detail = `${why} The cited text occurs at several places in the collection (${a!.source} ${span("line", a!.start_line, a!.end_line)}, ${b!.source} ${span("line", b!.start_line, b!.end_line)}…), so none is named as where it went.`;
-    return { verification: { verdict: "drifted", detail } };
+  const places: FoundPlace[] = now ? occurrencesOf(now.content, text, MAX_PLACES).map((at) => ({ content: now.content, at, inCited: true, now })) : [];
+  const then = ctx.elsewhere && (await ctx.elsewhere.documentAsCited(citation));
+  const span = then && { content: then, start: citation.start_offset, end: citation.end_offset };
+  // The one occurrence left in the cited document, of a text it held once when cited, is the cited one.
+  const plainlyHere = places.length === 1 && span !== undefined && !repeatedWhenCited(span, text);
+  if (ctx.elsewhere && !plainlyHere) {
+    for (const found of await findElsewhere(citation, text, ctx.elsewhere, MAX_PLACES - places.length)) places.push({ content: found.content, at: found.at, inCited: false, found });
   }
-  const found = outcome.found;
+  // Found as often as places are looked at: the one it became may be among those not looked at.
+  const choice = places.length >= MAX_PLACES ? { kind: "ambiguous" as const, places } : choosePlace(places, text, ctx.elsewhere ? span : undefined);
+  if (choice.kind === "none") {
+    return now && { verification: { verdict: "drifted", detail: `${why} The cited text no longer occurs in the source.` }, ...now };
+  }
+  if (choice.kind === "ambiguous") return { verification: { verdict: "drifted", detail: `${why} ${ambiguity(choice.places, citation)}` }, ...now };
+  const place = choice.place;
+  const relocated = { start_offset: place.at, end_offset: place.at + codePointLength(text) };
+  if (place.inCited) {
+    const verification: Verification = { verdict: "drifted", detail: `${why}${relocationHint(relocated, place.now)}`, relocated };
+    const movedTo = place.now.doc.source !== citation.source ? place.now.doc.source : undefined;
+    if (movedTo === undefined) return { verification, ...place.now };
+    return { verification: followedMove(citation, movedTo, "", place.now, verification), ...place.now };
+  }
+  const found = place.found;
   const current = { content: found.content, pageStarts: found.source.pageStarts, sourceLines: found.source.sourceLines, locations: found.source.locations };
   const where = found.doc.document_id === citation.document_id ? ` in ${found.doc.source}` : ` in ${found.doc.source} (document ${found.doc.document_id})`;
-  return { verification: { verdict: "drifted", detail: `${why}${relocationHint(found.relocated, current, text, where)}`, relocated: found.relocated } };
+  return { verification: { verdict: "drifted", detail: `${why}${relocationHint(found.relocated, current, where)}`, relocated: found.relocated } };
+}
+
+/** The detail for a text found at several places (or at one that may be another copy of it), none of them named as where it went. */
+function ambiguity(places: readonly FoundPlace[], citation: Citation): string {
+  const label = (p: FoundPlace): string => {
+    const source = p.inCited ? p.now.doc.source : p.found.doc.source;
+    const lines = p.content.lineRange(p.at, p.at + (citation.end_offset - citation.start_offset));
+    return `${source} ${span("line", lines.startLine, lines.endLine)}`;
+  };
+  if (places.length === 1) {
+    return `The cited text occurs at ${label(places[0]!)}, but it was repeated in its document when cited and the text around it there is not the cited text's, so that place is not named as where it went.`;
+  }
+  const [a, b] = places;
+  return `The cited text occurs at several places (${label(a!)}, ${label(b!)}${places.length > 2 ? ", …" : ""}) and the text around none of them tells which is the cited one, so none is named as where it went.`;
 }
 
 /**
@@ -242,19 +298,15 @@ interface Current {
   locations: LocationMap | undefined;
 }
 
-function compare(citation: Citation, current: Current, originalText: string | undefined): Verification {
+/** The citation against its document as read: verified, or drifted saying what differs (where the text went is placeElsewhere's). */
+function compare(citation: Citation, current: Current): Verification {
   const { start_offset: start, end_offset: end } = citation;
   const text = current.content;
   if (end > text.length) {
-    return drifted(
-      `the source is now ${text.length} code points long; the cited span ends at ${end}.`,
-      citation,
-      current,
-      originalText,
-    );
+    return { verdict: "drifted", detail: `the source is now ${text.length} code points long; the cited span ends at ${end}.` };
   }
   if (sha256(text.slice(start, end)) !== citation.text_hash) {
-    return drifted(`the text at code points ${start}-${end} differs from what was cited.`, citation, current, originalText);
+    return { verdict: "drifted", detail: `the text at code points ${start}-${end} differs from what was cited.` };
   }
   const stale = staleLocation(citation, current);
   if (stale) return { verdict: "drifted", detail: `the text is unchanged at code points ${start}-${end}, but ${stale}.` };
@@ -298,40 +350,12 @@ function staleLocation(citation: Citation, { content, pageStarts, sourceLines, l
   return stale.length ? stale.join(" and ") : undefined;
 }
 
-function drifted(why: string, citation: Citation, current: Current, originalText: string | undefined): Verification {
-  const original = trustedOriginal(citation, originalText);
-  const moved = relocate(current.content, citation, original);
-  return { verdict: "drifted", detail: `${why}${relocationHint(moved, current, original)}`, relocated: moved };
-}
-
-/**
- * Where the original text now sits (nearest occurrence to the old start), if it
- * is known and present. Its length is the original text's own, never the
- * citation's offsets: a crafted span must not stretch the answer past the source.
- */
-function relocate(text: CodePointText, citation: Citation, original: string | undefined): Relocation | undefined {
-  if (original === undefined) return undefined;
-  let best: number | undefined;
-  for (let at = text.indexOf(original); at >= 0; at = text.indexOf(original, at + 1)) {
-    if (best === undefined || Math.abs(at - citation.start_offset) < Math.abs(best - citation.start_offset)) best = at;
-    if (at > citation.start_offset) break;
-  }
-  if (best === undefined) return undefined;
-  return { start_offset: best, end_offset: best + codePointLength(original) };
-}
-
 /** The caller's original text, only when it is what the citation hashed (and not empty). */
 function trustedOriginal(citation: Citation, originalText: string | undefined): string | undefined {
   return originalText && sha256(originalText) === citation.text_hash ? originalText : undefined;
 }
 
-function relocationHint(
-  moved: Relocation | undefined,
-  { content, pageStarts, sourceLines, locations }: Current,
-  original: string | undefined,
-  where = "",
-): string {
-  if (!moved) return original === undefined ? "" : " The cited text no longer occurs in the source.";
+function relocationHint(moved: Relocation, { content, pageStarts, sourceLines, locations }: Current, where = ""): string {
   const lines = content.lineRange(moved.start_offset, moved.end_offset);
   const pages = pageStarts && pageRange(pageStarts, moved.start_offset, moved.end_offset);
   const onPages = pages ? `, on ${span("page", pages.pageStart, pages.pageEnd)}` : "";

@@ -50,14 +50,20 @@ export async function update(
   return core.writing("update", opts, async () => {
     const roots = await recordedRoots(core.store);
     const summaries: IngestSummary[] = [];
+    // Roots recorded with the same options are ingested in one run, so a file moved between them is a move.
+    const groups = new Map<string, typeof roots>();
     for (const root of roots) {
+      const key = JSON.stringify([root.base_dir, root.include, root.exclude]);
+      groups.set(key, [...(groups.get(key) ?? []), root]);
+    }
+    for (const [, group] of groups) {
+      const { base_dir, include, exclude } = group[0]!;
       summaries.push(
-        await ingestLocked(core, [root.source], {
-          ...opts,
-          baseDir: root.base_dir ?? undefined,
-          include: root.include,
-          exclude: root.exclude,
-        }),
+        await ingestLocked(
+          core,
+          group.map((r) => r.source),
+          { ...opts, baseDir: base_dir ?? undefined, include, exclude },
+        ),
       );
     }
     const { mergeSummaries } = await import("../ingest/ingest.js");

@@ -6,7 +6,7 @@
  * from), and a new source gets the id derived from it unless a moved document
  * already holds that id, in which case a numbered key is derived instead.
  */
-import { documentIdFor } from "../core/ids.js";
+import { documentIdFor, formerSources, MOVED_FROM_FIELD } from "../core/ids.js";
 import type { Store, StoredDocument } from "../store/store.js";
 
 /** A document's id and the key its id and chunk ids were derived from. */
@@ -14,6 +14,8 @@ export interface DocumentIdentity {
   document_id: string;
   /** Equal to the source unless the document moved (or its path's id was taken by one that did). */
   idKey: string;
+  /** The sources it had before it moved (kept when it is written again, so citations of them are still followed). */
+  formerSources?: string[] | undefined;
 }
 
 /**
@@ -31,7 +33,7 @@ export function idKeyOf(doc: Pick<StoredDocument, "source" | "metadata">): strin
 /** The identity a document written at `source` gets (see the file comment). */
 export async function identityFor(store: Store, source: string): Promise<DocumentIdentity> {
   const existing = await store.getDocumentBySource(source);
-  if (existing) return { document_id: existing.document_id, idKey: idKeyOf(existing) };
+  if (existing) return identityOf(existing);
   for (let n = 0; ; n++) {
     // Sources never hold a NUL, so a numbered key cannot be another source.
     const idKey = n === 0 ? source : `${source}\0${n}`;
@@ -40,7 +42,15 @@ export async function identityFor(store: Store, source: string): Promise<Documen
   }
 }
 
-/** The metadata field to add to a document's metadata for its identity (none when the key is its source). */
-export function identityMetadata(identity: DocumentIdentity, source: string): Record<string, string> {
-  return identity.idKey === source ? {} : { [ID_KEY_FIELD]: identity.idKey };
+/** The identity a stored document keeps when it is written again. */
+export function identityOf(doc: Pick<StoredDocument, "document_id" | "source" | "metadata">): DocumentIdentity {
+  return { document_id: doc.document_id, idKey: idKeyOf(doc), formerSources: formerSources(doc.metadata) };
+}
+
+/** The metadata fields to add to a document's metadata for its identity: its id key (unless its source), its former sources. */
+export function identityMetadata(identity: DocumentIdentity, source: string): Record<string, unknown> {
+  return {
+    ...(identity.idKey === source ? {} : { [ID_KEY_FIELD]: identity.idKey }),
+    ...(identity.formerSources?.length ? { [MOVED_FROM_FIELD]: identity.formerSources } : {}),
+  };
 }

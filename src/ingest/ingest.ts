@@ -21,12 +21,12 @@ import { ATTR, withSpan } from "../obs/tracing.js";
 import { buildChunks, type ChunkSettings } from "./build-chunks.js";
 import { CHUNKER_VERSION, type ChunkingDecision } from "./chunking-settings.js";
 import { discoverFiles } from "./discover.js";
-import { identityFor, identityMetadata, type DocumentIdentity } from "./document-identity.js";
+import { identityFor, identityMetadata, identityOf, type DocumentIdentity } from "./document-identity.js";
 import type { Dispatcher, LoadedContent, Loader } from "./dispatch.js";
 import { parseFrontMatter } from "./front-matter.js";
 import { INGEST_SPANS } from "./ingest-tracing.js";
 import { WalkLookahead, type KnownSource } from "./walk-lookahead.js";
-import { goneDocumentsWith, movedMetadata, pairMoves, type MoveCandidate } from "./moves.js";
+import { goneDocument, goneDocumentsWith, movedMetadata, pairEdits, pairMoves, similarDocuments, unseenUnder, type EditCandidate, type MoveCandidate } from "./moves.js";
 import {
   DEFAULT_WRITE_BATCH_LIMITS,
   DENSE_WRITE_BATCH_LIMITS,
@@ -172,6 +172,18 @@ export interface ReachedInput {
   kind: "path" | "url";
 }
 
+/**
+ * New files held (with their loaded content) at most per run while the walk
+ * decides whether they are renames with edits; past it, files are written at
+ * once and only same-content moves are found.
+ */
+const MAX_EDIT_CANDIDATES = 256;
+
+/** The path fields of a file's document metadata. */
+function pathMetadata(baseDir: string, path: string): Record<string, unknown> {
+  return { ext: extname(path).toLowerCase(), rel_path: relative(baseDir, path) };
+}
+
 export class Ingestor {
   private readonly summary: IngestSummary = emptySummary();
   /** Inputs this run reached, in order. */
@@ -179,6 +191,13 @@ export class Ingestor {
   private readonly batch: WriteBatch;
   /** New files of this walk whose content the collection already holds elsewhere: moves or copies, decided after the walk. */
   private moveCandidates: MoveCandidate[] = [];
+  /** Folders this run walked: moves are settled among them, and each is pruned, once all are walked. */
+  private readonly walkedFolders: string[] = [];
+  /** New files of this run whose content mostly is an indexed document's: renames with edits or copies, decided after the walk. */
+  private editCandidates: Array<EditCandidate<LoadedContent>> = [];
+  /** The run's path inputs, and when it began: only documents under them, indexed before it, can be found gone. */
+  private inputPaths: string[] = [];
+  private startedAt = "";
   private lastBreath = performance.now();
   /** The batches handed to the store, in order: the last one's write, and the one before it. */
   private writing: Promise<void> = Promise.resolve();
@@ -193,13 +212,23 @@ export class Ingestor {
     this.batch = new WriteBatch(store, opts.embed ? DENSE_WRITE_BATCH_LIMITS : DEFAULT_WRITE_BATCH_LIMITS);
   }
 
-  /** Ingest every input (file or folder path, or http(s) URL) and return the summary. */
+  /**
+   * Ingest every input (file or folder path, or http(s) URL) and return the summary.
+   * Moves are settled and folders pruned after every input was walked, so a file
+   * moved from one folder of the run to another is a move too.
+   */
   async run(inputs: string[]): Promise<IngestSummary> {
     const started = performance.now();
+    this.startedAt = new Date().toISOString();
+    this.inputPaths = inputs.filter((i) => !hasUrlScheme(i)).map((i) => resolve(i));
+    // The run's sources are recorded in the store; pruning keeps every document whose source is among them.
+    await this.store.resetSeenSources();
     for (const input of inputs) {
       if (hasUrlScheme(input)) await this.ingestUrl(input);
       else await this.ingestPath(resolve(input));
     }
+    await this.settleMoves(this.walkedFolders);
+    for (const folder of this.walkedFolders) await this.prune(folder);
     this.summary.duration_ms = Math.round(performance.now() - started);
     if (this.summary.indexed > 0 || this.summary.removed > 0 || this.summary.moved > 0) {
       await this.store.setMeta("last_ingest_at", new Date().toISOString());
@@ -218,8 +247,7 @@ export class Ingestor {
     const baseDir = resolve(this.opts.baseDir ?? (isDir ? path : dirname(path)));
     await this.recordBaseDir(baseDir);
     this.reached.push({ source: path, kind: "path" });
-    // The walk's sources are recorded in the store; pruning keeps every document whose source is among them.
-    await this.store.resetSeenSources();
+    if (isDir && !this.walkedFolders.includes(path)) this.walkedFolders.push(path);
     // Discovery is lazy, interleaved with reading: this span covers one input's walk, the
     // per-file stages are its children, and discover_ms is the time spent finding files (and looking a page of them up in the store).
     await withSpan(INGEST_SPANS.discover, { "groundkit.ingest.folder": isDir }, async (span) => {
@@ -258,7 +286,7 @@ export class Ingestor {
             this.fail(entry.path, entry.error);
             continue;
           }
-          await this.ingestFile(entry.path, entry.realPath, baseDir, isDir, known);
+          await this.ingestFile(entry.path, entry.realPath, baseDir, true, known);
           if (this.batch.full()) await this.commitBatch();
           await this.breathe();
         }
@@ -269,15 +297,11 @@ export class Ingestor {
         await this.finishWrites();
       }
     });
-    if (isDir) {
-      await this.settleMoves(path);
-      await this.prune(path);
-    }
   }
 
   /**
    * `realPath` is the one discovery checked for containment: the read opens that, never `path` again.
-   * With `mayMove` (a folder walk), a new file whose fingerprint the collection already holds is set
+   * With `mayMove` (while walking the inputs), a new file whose fingerprint the collection already holds is set
    * aside until the walk knows whether it is a move. `known` is what the walk's lookahead already asked
    * the store about the source (walk-lookahead.ts).
    */
@@ -310,10 +334,14 @@ export class Ingestor {
       }
       const loaded = await this.extract(loader, bytes, path);
       const identity = known?.identity ?? (await identityFor(this.store, path));
-      const pending = this.prepareDocument(path, identity, baseDir, fingerprint, loaded, {
-        ext: extname(path).toLowerCase(),
-        rel_path: relative(baseDir, path),
-      });
+      const pending = this.prepareDocument(path, identity, baseDir, fingerprint, loaded, pathMetadata(baseDir, path));
+      if (pending && mayMove && !read.replaces && this.editCandidates.length < MAX_EDIT_CANDIDATES) {
+        const similar = await similarDocuments(this.store, pending.chunks, this.inputPaths, this.startedAt);
+        if (similar.length > 0) {
+          this.editCandidates.push({ path, realPath, baseDir, fingerprint, similar, held: loaded });
+          return;
+        }
+      }
       if (pending) this.batch.add({ ...pending, replaces: read.replaces });
     } catch (err) {
       this.fail(path, toGroundkitError(err));
@@ -506,8 +534,11 @@ export class Ingestor {
 
   private counted(pending: PendingDocument): void {
     const source = pending.doc.source_class === "snapshot" ? redactUrl(pending.doc.source) : pending.doc.source;
-    this.opts.onChange?.({ source, change: pending.replaces ? "replaced" : "added", chunks: pending.chunks.length });
-    this.summary.indexed++;
+    // A document moved with edits was counted (and reported) as moved.
+    if (pending.movedFrom === undefined) {
+      this.opts.onChange?.({ source, change: pending.replaces ? "replaced" : "added", chunks: pending.chunks.length });
+      this.summary.indexed++;
+    }
     this.summary.chunks_written += pending.chunks.length;
     this.summary.vectors_written += pending.vectors?.reduce((n, v) => n + vectorCount(v), 0) ?? 0;
   }
@@ -518,11 +549,16 @@ export class Ingestor {
    * source); the others are ingested as new documents (copies). Then pruning
    * removes what is still unseen.
    */
-  private async settleMoves(folder: string): Promise<void> {
+  private async settleMoves(folders: readonly string[]): Promise<void> {
+    await this.settleSameContentMoves(folders);
+    await this.settleEditedMoves(folders);
+  }
+
+  private async settleSameContentMoves(folders: readonly string[]): Promise<void> {
     const candidates = this.moveCandidates;
     this.moveCandidates = [];
     if (candidates.length === 0) return;
-    const gone = await goneDocumentsWith(this.store, folder, new Set(candidates.map((c) => c.fingerprint)));
+    const gone = await goneDocumentsWith(this.store, folders, new Set(candidates.map((c) => c.fingerprint)));
     const { moves, unpaired } = pairMoves(candidates, gone);
     const done = await this.store.transaction(async (tx) => {
       const out: typeof moves = [];
@@ -543,6 +579,50 @@ export class Ingestor {
     const moved = new Set(done.map((m) => m.to.path));
     for (const c of unpaired.concat(moves.filter((m) => !moved.has(m.to.path)).map((m) => m.to))) {
       await this.ingestFile(c.path, c.realPath, c.baseDir, false);
+      if (this.batch.full()) await this.commitBatch();
+      await this.breathe();
+    }
+    await this.finishWrites();
+  }
+
+  /**
+   * Decide the run's renames with edits (ADR 0037): a gone document paired with
+   * the one new file that mostly is its content (unique both ways) moves there
+   * and is replaced by that file's content, as an edit in place is (its id,
+   * and the ids of chunks that did not change, stay). The rest are written as
+   * new documents.
+   */
+  private async settleEditedMoves(folders: readonly string[]): Promise<void> {
+    const candidates = this.editCandidates;
+    this.editCandidates = [];
+    if (candidates.length === 0) return;
+    const { pairs, unpaired } = pairEdits(candidates, await unseenUnder(this.store, folders));
+    const done = await this.store.transaction(async (tx) => {
+      const out: Array<{ from: StoredDocument; to: EditCandidate<LoadedContent> }> = [];
+      for (const { from, to } of pairs) {
+        const doc = await tx.getDocument(from);
+        if (!doc) continue;
+        try {
+          const metadata = movedMetadata({ from: goneDocument(doc), to });
+          if (await tx.moveDocument(from, { source: to.path, base_dir: to.baseDir, metadata })) out.push({ from: doc, to });
+        } catch {
+          // Rolled back alone (a savepoint): the file is then written as a new document below.
+        }
+      }
+      return out;
+    });
+    for (const { from, to } of done) {
+      this.summary.moved++;
+      this.opts.onChange?.({ source: to.path, change: "moved", chunks: 0, from: from.source });
+      const moved = await this.store.getDocument(from.document_id);
+      const pending = moved && this.prepareDocument(to.path, identityOf(moved), to.baseDir, to.fingerprint, to.held, pathMetadata(to.baseDir, to.path));
+      if (pending) this.batch.add({ ...pending, replaces: true, movedFrom: from.source });
+      if (this.batch.full()) await this.commitBatch();
+    }
+    const moved = new Set(done.map((m) => m.to.path));
+    for (const c of unpaired.concat(pairs.map((p) => p.to).filter((c) => !moved.has(c.path)))) {
+      const pending = this.prepareDocument(c.path, await identityFor(this.store, c.path), c.baseDir, c.fingerprint, c.held, pathMetadata(c.baseDir, c.path));
+      if (pending) this.batch.add({ ...pending, replaces: false });
       if (this.batch.full()) await this.commitBatch();
       await this.breathe();
     }

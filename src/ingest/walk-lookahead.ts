@@ -18,7 +18,7 @@
  */
 import { documentIdFor } from "../core/ids.js";
 import type { DocumentState, Store, StoredDocument } from "../store/store.js";
-import { idKeyOf, type DocumentIdentity } from "./document-identity.js";
+import { identityOf, type DocumentIdentity } from "./document-identity.js";
 
 /** What the store held for one file's source when its page was looked up. */
 export interface KnownSource {
@@ -93,7 +93,8 @@ export class WalkLookahead<E extends { kind: string; path: string }> {
 function knownSource(source: string, bySource: Map<string, StoredDocument>, ids: Set<string>, derived: Map<string, string>): KnownSource {
   const doc = bySource.get(source);
   if (doc) {
-    return { state: { fingerprint: doc.fingerprint, base_dir: doc.base_dir }, identity: { document_id: doc.document_id, idKey: idKeyOf(doc) } };
+    // Its whole identity, former sources included (a document that moved keeps following its old citations).
+    return { state: { fingerprint: doc.fingerprint, base_dir: doc.base_dir }, identity: identityOf(doc) };
   }
   const id = derived.get(source)!;
   // A moved document holds the id derived from this source: identityFor finds the numbered key.

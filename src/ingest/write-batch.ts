@@ -16,6 +16,8 @@ export interface PendingDocument {
   vectors?: ChunkVectors[] | undefined;
   /** It replaces a stored document of the same source (for the run's change reports). */
   replaces?: boolean | undefined;
+  /** It is a document moved with edits from this source (counted as moved, not indexed; ingest/moves.ts). */
+  movedFrom?: string | undefined;
 }
 
 /** When a batch is committed: whichever limit is reached first. */

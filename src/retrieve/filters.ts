@@ -80,7 +80,7 @@ export function parseFilters(raw: readonly string[] | undefined): Filter[] {
 export const BUILT_IN_FILTER_KEYS = ["path", "class", "ext", "tag", "lang", "symbol", "ingested"] as const;
 
 /** Document metadata the ingest records itself: filterable, but not a front-matter field to suggest. */
-const INTERNAL_FIELDS = new Set(["rel_path", "ext", "chunking", "id_key", ...BUILT_IN_FILTER_KEYS]);
+const INTERNAL_FIELDS = new Set(["rel_path", "ext", "chunking", "id_key", "moved_from", ...BUILT_IN_FILTER_KEYS]);
 
 /**
  * Refuse a filter whose key is neither built in nor a field any document of the collection has: it

@@ -137,7 +137,10 @@ export interface HistoryHealth {
  * (then spaces). `exact` says whether the result hashes to the version's
  * content hash; the text inside every chunk is exact either way.
  */
-export function assembleVersion(version: Pick<HistoryVersion, "content_hash" | "content_length">, spans: readonly HistorySpan[]): { text: string; exact: boolean; complete: boolean } {
+export function assembleVersion(
+  version: Pick<HistoryVersion, "content_hash" | "content_length">,
+  spans: ReadonlyArray<Pick<HistorySpan, "start_offset" | "end_offset" | "start_line" | "text">>,
+): { text: string; exact: boolean; complete: boolean } {
   const parts: string[] = [];
   let at = 0;
   let line = 1;

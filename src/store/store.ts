@@ -176,6 +176,18 @@ export interface DocumentRef {
   source_class: SourceClass;
 }
 
+/** A stored document sharing chunk texts with a new one ({@link Store.documentsSharingChunks}). */
+export interface SharedChunks {
+  document_id: string;
+  source: string;
+  source_class: SourceClass;
+  ingested_at: string;
+  /** Distinct chunk text hashes it shares with the ones asked about. */
+  shared: number;
+  /** Distinct chunk text hashes it has. */
+  distinct_chunks: number;
+}
+
 /** Where {@link Store.moveDocument} puts a document: its new source, base dir and metadata. */
 export interface DocumentMove {
   source: string;
@@ -240,6 +252,12 @@ export interface Store {
   moveDocument(documentId: string, to: DocumentMove): Promise<boolean>;
   /** Up to `limit` chunks whose text hashes to `textHash`, in chunk id order (finding cited text elsewhere). */
   chunksWithTextHash(textHash: string, limit: number): Promise<StoredChunk[]>;
+  /**
+   * Up to `limit` documents holding at least `minShared` of the distinct chunk
+   * text hashes `textHashes`, most shared first (then document id): where a new
+   * file's content mostly was already (a rename with edits, ingest/moves.ts).
+   */
+  documentsSharingChunks(textHashes: readonly string[], minShared: number, limit: number): Promise<SharedChunks[]>;
   /**
    * Run `fn` in one write transaction, talking to the store through `tx`
    * (never through this handle: on PostgreSQL the transaction is one pooled

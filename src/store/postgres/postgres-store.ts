@@ -28,6 +28,7 @@ import type {
   ScoredChunk,
   Store,
   StoreStats,
+  SharedChunks,
   StoredChunk,
   StoredDocument,
   VectorIndexStatus,
@@ -629,6 +630,19 @@ export class PostgresStore implements Store {
       await runAll(s.db, [countMove, BUMP_GENERATION]);
       return true;
     });
+  }
+
+  async documentsSharingChunks(textHashes: readonly string[], minShared: number, limit: number): Promise<SharedChunks[]> {
+    const rows = await this.db.query<SharedChunks>(
+      `SELECT d.document_id, d.source, d.source_class, d.ingested_at, count(DISTINCT c.text_hash)::int AS shared,
+              (SELECT count(DISTINCT c2.text_hash) FROM chunks c2 WHERE c2.doc_id = c.doc_id)::int AS distinct_chunks
+       FROM chunks c JOIN documents d ON d.id = c.doc_id
+       WHERE c.text_hash = ANY($1::text[])
+       GROUP BY c.doc_id, d.document_id, d.source, d.source_class, d.ingested_at HAVING count(DISTINCT c.text_hash) >= $2
+       ORDER BY shared DESC, d.document_id COLLATE "C" LIMIT $3`,
+      [[...new Set(textHashes)], minShared, limit],
+    );
+    return rows.rows;
   }
 
   async chunksWithTextHash(textHash: string, limit: number): Promise<StoredChunk[]> {

@@ -17,6 +17,7 @@ import type {
   NewChunk,
   ScoredChunk,
   StoreStats,
+  SharedChunks,
   StoredChunk,
   StoredDocument,
   VectorIndexStatus,
@@ -90,6 +91,7 @@ export class SqliteEngine {
     docsByFingerprint: Statement;
     moveDoc: Statement;
     chunksByTextHash: Statement;
+    docsSharingChunks: Statement;
     chunkRowidsOfDoc: Statement;
     insertChunk: Statement;
     chunkById: Statement;
@@ -138,6 +140,14 @@ export class SqliteEngine {
         "SELECT id AS rowid, document_id, source, source_class FROM documents WHERE fingerprint = ? ORDER BY source LIMIT ?",
       ),
       moveDoc: db.prepare("UPDATE documents SET source = @source, base_dir = @base_dir, metadata = @metadata WHERE document_id = @document_id"),
+      docsSharingChunks: db.prepare(
+        `SELECT d.document_id, d.source, d.source_class, d.ingested_at, COUNT(DISTINCT c.text_hash) AS shared,
+                (SELECT COUNT(DISTINCT c2.text_hash) FROM chunks c2 WHERE c2.doc_id = c.doc_id) AS distinct_chunks
+         FROM chunks c JOIN documents d ON d.id = c.doc_id
+         WHERE c.text_hash IN (SELECT value FROM json_each(?))
+         GROUP BY c.doc_id HAVING COUNT(DISTINCT c.text_hash) >= ?
+         ORDER BY shared DESC, d.document_id LIMIT ?`,
+      ),
       chunksByTextHash: db.prepare(
         `SELECT ${CHUNK_COLUMNS}, ${DOC_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc_id
          WHERE c.text_hash = ? ORDER BY c.chunk_id LIMIT ?`,
@@ -288,6 +298,10 @@ export class SqliteEngine {
       return true;
     });
     return tx.immediate();
+  }
+
+  documentsSharingChunks(textHashes: readonly string[], minShared: number, limit: number): SharedChunks[] {
+    return this.stmts.docsSharingChunks.all(JSON.stringify([...new Set(textHashes)]), minShared, limit) as SharedChunks[];
   }
 
   chunksWithTextHash(textHash: string, limit: number): StoredChunk[] {

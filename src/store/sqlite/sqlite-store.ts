@@ -24,6 +24,7 @@ import type {
   ScoredChunk,
   Store,
   StoreStats,
+  SharedChunks,
   StoredChunk,
   StoredDocument,
   VectorIndexStatus,
@@ -189,6 +190,10 @@ export class SqliteStore implements Store {
 
   moveDocument(documentId: string, to: DocumentMove): Promise<boolean> {
     return this.run(() => this.engine.moveDocument(documentId, to));
+  }
+
+  documentsSharingChunks(textHashes: readonly string[], minShared: number, limit: number): Promise<SharedChunks[]> {
+    return this.run(() => this.engine.documentsSharingChunks(textHashes, minShared, limit));
   }
 
   chunksWithTextHash(textHash: string, limit: number): Promise<StoredChunk[]> {
