@@ -4,13 +4,12 @@
  * quote is shown highlighted in its cited passage with the passage's verdict,
  * and a fabricated quote is listed as not found.
  */
-import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "./support/chromium.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { passageNumber, startChatServer, type ChatServer } from "./support/chat-server.js";
 import { makeCorpus, startTestServer, type Corpus, type TestServer } from "./service-fixtures.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 
 let corpus: Corpus;
 let server: TestServer;
@@ -18,7 +17,6 @@ let chat: ChatServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium.`);
   corpus = await makeCorpus();
   chat = await startChatServer((req) => {
     const n = passageNumber(req, "re-reading");
@@ -28,7 +26,7 @@ beforeAll(async () => {
     indexDir: corpus.indexDir,
     settings: { chat: { provider: "openai", base_url: `${chat.origin}/v1`, model: "gpt-test", allow_private_network: true } },
   });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"] });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -5,13 +5,13 @@
  * source says there now. Real headless Debian chromium (playwright-core), a
  * real server on 127.0.0.1.
  */
-import { existsSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "./support/chromium.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingest, makeCorpus, startTestServer, type Corpus, type TestServer } from "./service-fixtures.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const CITED = "Plain text notes 😀 about backups and snapshots.\nSecond line.\n";
 const EDITED = "Plain text notes 😀 about restores and archives.\nSecond line.\n";
 
@@ -20,13 +20,9 @@ let server: TestServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (npm test does this through scripts/ensure-test-deps.mjs).`);
   corpus = await makeCorpus();
   server = await startTestServer({ indexDir: corpus.indexDir });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -10,13 +10,13 @@
  */
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "./support/chromium.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteCollection } from "../src/collection/index.js";
 import { ingest, makeCorpus, startTestServer, type Corpus, type TestServer } from "./service-fixtures.js";
 import { makePdf } from "./support/pdf-fixtures.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const IMAGES = resolve(import.meta.dirname, "../docs/images");
 
 let corpus: Corpus;
@@ -24,7 +24,6 @@ let server: TestServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (npm test does this through scripts/ensure-test-deps.mjs).`);
   corpus = await makeCorpus();
   // Several small chunks, so the cited span has source text around it.
   const filler = (topic: string, n: number) =>
@@ -42,19 +41,7 @@ beforeAll(async () => {
   writeFileSync(join(corpus.docs, "manual.pdf"), await makePdf(pages, { title: "Turbine manual" }));
   await ingest(corpus.indexDir, [corpus.docs], "default", { chunkSize: 400, chunkOverlap: 40 });
   server = await startTestServer({ indexDir: corpus.indexDir });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
