@@ -273,12 +273,15 @@ function scan(s: string, forIndex: boolean, sink: Sink, starts?: WordStarts, cas
     // A word: letters, digits, marks, underscores, and joiners between letters / between digits.
     const start = i;
     let alnum = false;
+    // Whether the word holds `_` or a joiner: only then (or when case can split it) may it have identifier parts.
+    let glued = false;
     let last = k; // class of the last letter/digit, for the joiner rules
     for (;;) {
       if (k === C_LETTER || k === C_DIGIT) {
         alnum = true;
         last = k;
       } else if (k === C_UNDERSCORE) {
+        glued = true;
         last = k;
       }
       i += widthAt(s, i);
@@ -291,6 +294,7 @@ function scan(s: string, forIndex: boolean, sink: Sink, starts?: WordStarts, cas
           (last === C_LETTER && next === C_LETTER && k !== C_MID_NUM) ||
           (last === C_DIGIT && next === C_DIGIT && k !== C_MID_LETTER);
         if (joins) {
+          glued = true;
           i += 1;
           k = next;
           continue;
@@ -299,7 +303,7 @@ function scan(s: string, forIndex: boolean, sink: Sink, starts?: WordStarts, cas
       break;
     }
     if (!alnum) continue;
-    const parts = identifierParts(s, start, i, cases);
+    const parts = glued || cases !== undefined ? identifierParts(s, start, i, cases) : NO_PARTS;
     if (starts === undefined || mayGive(s, start, i, starts)) emitWord(s.slice(start, i), start, sink);
     if (parts.length === 0 || i - start > MAX_TOKEN_LENGTH) continue;
     for (let p = 0; p < parts.length; p += 2) {
@@ -333,6 +337,8 @@ function isAsciiDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
 
+const NO_PARTS: readonly number[] = [];
+
 /**
  * The parts of an identifier-like word s[start, end), as flat [start, end)
  * pairs, or [] when it has none: it splits at `_`, at a `.` between letters
@@ -341,26 +347,23 @@ function isAsciiDigit(c: number): boolean {
  * capital of a run followed by lowercase (`HTMLParser` → `HTML`, `Parser`).
  * A word with a single part that is the word itself has none.
  */
-function identifierParts(s: string, start: number, end: number, cases: CaseSource | undefined): number[] {
+function identifierParts(s: string, start: number, end: number, cases: CaseSource | undefined): readonly number[] {
   let parts: number[] | undefined;
   let from = start;
-  const cut = (a: number, b: number) => {
-    if (b > a) (parts ??= []).push(a, b);
-  };
   for (let k = start; k < end; k++) {
     const c = s.charCodeAt(k);
     if (c === 0x5f || (c === 0x2e && !(isAsciiDigit(s.charCodeAt(k - 1)) && isAsciiDigit(s.charCodeAt(k + 1))))) {
-      cut(from, k);
+      if (k > from) (parts ??= []).push(from, k);
       from = k + 1;
       continue;
     }
     if (cases && k > from && upperAt(cases, k) && (lowerOrDigitAt(cases, k - 1) || (k + 1 < end && upperAt(cases, k - 1) && lowerOrDigitAt(cases, k + 1) && !isAsciiDigit(s.charCodeAt(k + 1))))) {
-      cut(from, k);
+      (parts ??= []).push(from, k);
       from = k;
     }
   }
-  if (parts === undefined) return [];
-  cut(from, end);
+  if (parts === undefined) return NO_PARTS;
+  if (end > from) parts.push(from, end);
   return parts;
 }
 
