@@ -198,6 +198,8 @@ export class Ingestor {
   /** The run's path inputs, and when it began: only documents under them, indexed before it, can be found gone. */
   private inputPaths: string[] = [];
   private startedAt = "";
+  /** Whether documents were indexed under the inputs before the run: when none were, no new file can be one of them edited. */
+  private heldUnderInputs = true;
   private lastBreath = performance.now();
   /** The batches handed to the store, in order: the last one's write, and the one before it. */
   private writing: Promise<void> = Promise.resolve();
@@ -221,6 +223,7 @@ export class Ingestor {
     const started = performance.now();
     this.startedAt = new Date().toISOString();
     this.inputPaths = inputs.filter((i) => !hasUrlScheme(i)).map((i) => resolve(i));
+    this.heldUnderInputs = await this.anyDocumentUnder(this.inputPaths);
     // The run's sources are recorded in the store; pruning keeps every document whose source is among them.
     await this.store.resetSeenSources();
     for (const input of inputs) {
@@ -335,7 +338,7 @@ export class Ingestor {
       const loaded = await this.extract(loader, bytes, path);
       const identity = known?.identity ?? (await identityFor(this.store, path));
       const pending = this.prepareDocument(path, identity, baseDir, fingerprint, loaded, pathMetadata(baseDir, path));
-      if (pending && mayMove && !read.replaces && this.editCandidates.length < MAX_EDIT_CANDIDATES) {
+      if (pending && mayMove && !read.replaces && this.heldUnderInputs && this.editCandidates.length < MAX_EDIT_CANDIDATES) {
         const similar = await similarDocuments(this.store, pending.chunks, this.inputPaths, this.startedAt);
         if (similar.length > 0) {
           this.editCandidates.push({ path, realPath, baseDir, fingerprint, similar, held: loaded });
@@ -358,6 +361,14 @@ export class Ingestor {
     } catch {
       return undefined;
     }
+  }
+
+  /** Whether the store holds a document under one of `folders` (one row asked per folder; a first ingest asks nothing more per file). */
+  private async anyDocumentUnder(folders: readonly string[]): Promise<boolean> {
+    for (const folder of folders) {
+      if ((await this.store.listDocuments({ prefix: folder + sep, limit: 1 })).length > 0) return true;
+    }
+    return false;
   }
 
   /** Whether a stored document has `fingerprint`: the lookahead's answer when it hashed the same bytes, else the store's. */
