@@ -89,6 +89,7 @@ export class SqliteEngine {
     insertDoc: Statement;
     deleteDocRow: Statement;
     docsByFingerprint: Statement;
+    heldFingerprints: Statement;
     moveDoc: Statement;
     chunksByTextHash: Statement;
     docsSharingChunks: Statement;
@@ -139,6 +140,10 @@ export class SqliteEngine {
       docsByFingerprint: db.prepare(
         "SELECT id AS rowid, document_id, source, source_class FROM documents WHERE fingerprint = ? ORDER BY source LIMIT ?",
       ),
+      // A page of the walk's lookahead at once (documents_by_fingerprint answers each).
+      heldFingerprints: db
+        .prepare("SELECT DISTINCT fingerprint FROM documents WHERE fingerprint IN (SELECT value FROM json_each(?))")
+        .pluck(),
       moveDoc: db.prepare("UPDATE documents SET source = @source, base_dir = @base_dir, metadata = @metadata WHERE document_id = @document_id"),
       docsSharingChunks: db.prepare(
         `SELECT d.document_id, d.source, d.source_class, d.ingested_at, COUNT(DISTINCT c.text_hash) AS shared,
@@ -288,6 +293,11 @@ export class SqliteEngine {
 
   documentsWithFingerprint(fingerprint: string, limit: number): DocumentRef[] {
     return this.stmts.docsByFingerprint.all(fingerprint, limit) as DocumentRef[];
+  }
+
+  /** Which of `fingerprints` some stored document has. */
+  heldFingerprints(fingerprints: readonly string[]): string[] {
+    return this.stmts.heldFingerprints.all(JSON.stringify(fingerprints)) as string[];
   }
 
   moveDocument(documentId: string, to: DocumentMove): boolean {

@@ -169,7 +169,7 @@ export class SqliteStore implements Store {
   }
 
   heldFingerprints(fingerprints: readonly string[]): Promise<string[]> {
-    return this.run(() => fingerprints.filter((f) => this.engine.documentsWithFingerprint(f, 1).length > 0));
+    return this.run(() => (fingerprints.length === 0 ? [] : this.engine.heldFingerprints(fingerprints)));
   }
 
   replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: readonly ChunkVectors[]): Promise<void> {
