@@ -198,7 +198,11 @@ export class Ingestor {
   /** The run's path inputs, and when it began: only documents under them, indexed before it, can be found gone. */
   private inputPaths: string[] = [];
   private startedAt = "";
-  /** Whether documents were indexed under the inputs before the run: when none were, no new file can be one of them edited. */
+  /**
+   * Whether documents were indexed under the inputs before the run. When none were, none can be found gone, so
+   * no new file is a move or a rename with edits: the walk neither hashes files ahead nor asks which
+   * fingerprints or chunk texts the store holds (a first ingest pays nothing for move detection).
+   */
   private heldUnderInputs = true;
   private lastBreath = performance.now();
   /** The batches handed to the store, in order: the last one's write, and the one before it. */
@@ -263,7 +267,7 @@ export class Ingestor {
           names: this.dispatcher.supportedNames(),
         })[Symbol.asyncIterator](),
         this.store,
-        (entry) => (entry.kind === "file" ? this.fingerprintOfFile(entry.path, entry.realPath) : Promise.resolve(undefined)),
+        (entry) => (entry.kind === "file" && this.heldUnderInputs ? this.fingerprintOfFile(entry.path, entry.realPath) : Promise.resolve(undefined)),
       );
       let discoverMs = 0;
       let files = 0;
@@ -331,14 +335,14 @@ export class Ingestor {
         return;
       }
       const { bytes, fingerprint } = read;
-      if (mayMove && !read.replaces && (await this.fingerprintHeld(fingerprint, known))) {
+      if (mayMove && !read.replaces && this.heldUnderInputs && (await this.fingerprintHeld(fingerprint, known))) {
         this.moveCandidates.push({ path, realPath, baseDir, fingerprint });
         return;
       }
       const loaded = await this.extract(loader, bytes, path);
       const identity = known?.identity ?? (await identityFor(this.store, path));
       const pending = this.prepareDocument(path, identity, baseDir, fingerprint, loaded, pathMetadata(baseDir, path));
-      if (pending && mayMove && !read.replaces && this.heldUnderInputs && this.editCandidates.length < MAX_EDIT_CANDIDATES) {
+      if (pending && mayMove && this.heldUnderInputs && !read.replaces && this.editCandidates.length < MAX_EDIT_CANDIDATES) {
         const similar = await similarDocuments(this.store, pending.chunks, this.inputPaths, this.startedAt);
         if (similar.length > 0) {
           this.editCandidates.push({ path, realPath, baseDir, fingerprint, similar, held: loaded });
