@@ -30,7 +30,7 @@ export function postgresHealth(
     // BM25's N and summed length are kept exact by every removal, this one included.
     deleteOrphanChunks: () =>
       tx(async (t) => {
-        const gone = (await t.query<{ dl: number }>("DELETE FROM chunks WHERE NOT EXISTS (SELECT 1 FROM documents d WHERE d.id = chunks.doc_id) RETURNING dl")).rows;
+        const gone = (await t.query<{ dl: number }>(`DELETE ${ORPHAN_CHUNKS} RETURNING c.dl`)).rows;
         if (gone.length > 0) {
           await t.query("UPDATE bm25_stats SET docs = docs - $1, total_len = total_len - $2 WHERE id = 1", [gone.length, gone.reduce((n, r) => n + r.dl, 0)]);
         }
