@@ -335,14 +335,16 @@ export class Ingestor {
         return;
       }
       const { bytes, fingerprint } = read;
-      if (mayMove && !read.replaces && this.heldUnderInputs && (await this.fingerprintHeld(fingerprint, known))) {
+      // A new file that may turn out to be a moved, copied or renamed-and-edited document.
+      const mayPair = mayMove && !read.replaces && this.heldUnderInputs;
+      if (mayPair && (await this.fingerprintHeld(fingerprint, known))) {
         this.moveCandidates.push({ path, realPath, baseDir, fingerprint });
         return;
       }
       const loaded = await this.extract(loader, bytes, path);
       const identity = known?.identity ?? (await identityFor(this.store, path));
       const pending = this.prepareDocument(path, identity, baseDir, fingerprint, loaded, pathMetadata(baseDir, path));
-      if (pending && mayMove && this.heldUnderInputs && !read.replaces && this.editCandidates.length < MAX_EDIT_CANDIDATES) {
+      if (pending && mayPair && this.editCandidates.length < MAX_EDIT_CANDIDATES) {
         const similar = await similarDocuments(this.store, pending.chunks, this.inputPaths, this.startedAt);
         if (similar.length > 0) {
           this.editCandidates.push({ path, realPath, baseDir, fingerprint, similar, held: loaded });

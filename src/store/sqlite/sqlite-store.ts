@@ -169,7 +169,7 @@ export class SqliteStore implements Store {
   }
 
   heldFingerprints(fingerprints: readonly string[]): Promise<string[]> {
-    return this.run(() => (fingerprints.length === 0 ? [] : this.engine.heldFingerprints(fingerprints)));
+    return this.run(() => this.engine.heldFingerprints(fingerprints));
   }
 
   replaceDocument(doc: StoredDocument, chunks: NewChunk[], vectors?: readonly ChunkVectors[]): Promise<void> {
