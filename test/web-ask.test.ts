@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { passageNumber, startChatServer, type ChatServer } from "./support/chat-server.js";
 import { makeCorpus, startTestServer, type Corpus, type TestServer } from "./service-fixtures.js";
 
-
 let corpus: Corpus;
 let server: TestServer;
 let chat: ChatServer;
