@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --store postgres [--chunks N] [--seconds S] [--clients C] [--only bm25,served] [--fsync on|off] [--cpu-lock FILE] [--out DIR]`:
+ * `npm run bench -- --store postgres [options]` (POSTGRES_HELP below):
  * the PostgreSQL store beside the SQLite store in one run, on a throwaway
  * local PostgreSQL cluster (test/support/postgres-server.ts; with fsync on by
  * default, as a user's server runs, and the settings printed), over the
@@ -26,7 +26,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { openCollection, type Collection } from "../src/collection/index.js";
 import { DEFAULTS } from "../src/core/config.js";
 import { resolvePoolSettings } from "../src/store/postgres/connection-settings.js";
@@ -36,6 +35,7 @@ import { percentileOf, runLoad, startServes, type LoadResult, type ServeProcess 
 import { underCpuLock } from "./cpu-lock.js";
 import { postmasterPid, treeCpuSeconds } from "./proc-cpu.js";
 import { writeCorpus } from "./corpus.js";
+import { parseOptions } from "./cli-options.js";
 import { buildQueries } from "./queries.js";
 
 const CLI = resolve(import.meta.dirname, "../../dist/cli/main.js");
@@ -138,9 +138,21 @@ function loadLine(): string {
     .join("/");
 }
 
+/** The options, as `npm run bench -- --store postgres --help` prints them. */
+export const POSTGRES_HELP = `usage: npm run bench -- --store postgres [options]
+  --chunks N          corpus size in chunks (default 100000)
+  --seconds S         each served phase's timed length (default 10)
+  --clients C         concurrent clients in the served phases (default 64)
+  --only a,b          timed phases: bm25,served (default both; the ingest always runs)
+  --fsync on|off      the throwaway server's fsync (default on, as a user's server runs)
+  --cpu-lock FILE     ingest under the shared lock, timed phases under the exclusive one
+  --out DIR           results folder (default bench/results)
+  --name NAME         results file name (default postgres-store)
+`;
+
 /** Run the PostgreSQL-beside-SQLite benchmark with command-line `argv`. */
 export async function runPostgresStoreBench(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseOptions({
     args: argv,
     options: {
       chunks: { type: "string", default: "100000" },

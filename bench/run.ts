@@ -1,42 +1,45 @@
 /**
  * `npm run bench [-- options]`: run the benchmark suite, write
  * `<out>/<name>.json` and `<out>/<name>.md`, print the Markdown summary.
- *
- *   --size 5k|10k|100k|1m   corpus size (5k = 5,000 documents; others count chunks). Default 5k.
- *   --only a,b,…            stages: ingest,query,verify,peer,vectors,dense,open,startup,mcp (default: all)
- *   --out DIR               results folder (default bench/results)
- *   --name NAME             results file name (default: the size, plus the stages when --only is given)
- *   --dense                 the full dense stage: a collection of --dense-chunks (default 10,000) chunks embedded by the local model
- *   --dense-chunks N        chunks in the dense collection (default 300 without --dense)
- *   --vectors a,b,…         vector-search sizes (default per size, e.g. 20000,100000)
- *   --keep                  keep the scratch folder (corpus and indexes) and print its path
- *   --store postgres        instead: the PostgreSQL store beside SQLite (bench/postgres-store.ts; its own options)
+ * The options (also printed by `--help`):
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
-import { runPostgresStoreBench } from "./postgres-store.js";
+import { parseOptions, usage } from "./cli-options.js";
+import { POSTGRES_HELP, runPostgresStoreBench } from "./postgres-store.js";
 import { renderMarkdown } from "./report.js";
 import { runSuite, SIZES, STAGES, type Stage } from "./suite.js";
 import { childRunner, childScript, inProcessRunner } from "./tasks.js";
 
-function usage(message: string): never {
-  console.error(`bench: ${message}`);
-  process.exit(2);
-}
+const HELP = `usage: npm run bench [-- options]
+  --size 5k|10k|100k|1m   corpus size (5k = 5,000 documents; others count chunks). Default 5k.
+  --only a,b,…            stages: ingest,query,verify,peer,vectors,dense,open,startup,mcp (default: all)
+  --out DIR               results folder (default bench/results)
+  --name NAME             results file name (default: the size, plus the stages when --only is given)
+  --dense                 the full dense stage: a collection of --dense-chunks (default 10,000) chunks embedded by the local model
+  --dense-chunks N        chunks in the dense collection (default 300 without --dense)
+  --vectors a,b,…         vector-search sizes (default per size, e.g. 20000,100000)
+  --keep                  keep the scratch folder (corpus and indexes) and print its path
+  --store postgres        instead: the PostgreSQL store beside SQLite (its own options: --store postgres --help)
+`;
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
+  const help = argv.includes("--help") || argv.includes("-h");
   const storeAt = argv.indexOf("--store");
   if (storeAt >= 0) {
     const kind = argv[storeAt + 1];
     if (kind !== "postgres" && kind !== "sqlite") usage("--store must be sqlite or postgres");
     // The SQLite store is what the suite measures; postgres runs both stores side by side.
-    if (kind === "postgres") return runPostgresStoreBench([...argv.slice(0, storeAt), ...argv.slice(storeAt + 2)]);
+    if (kind === "postgres") {
+      if (help) return void process.stdout.write(POSTGRES_HELP);
+      return runPostgresStoreBench([...argv.slice(0, storeAt), ...argv.slice(storeAt + 2)]);
+    }
     argv.splice(storeAt, 2);
   }
-  const { values } = parseArgs({
+  if (help) return void process.stdout.write(HELP);
+  const { values } = parseOptions({
     args: argv,
     options: {
       size: { type: "string", default: "5k" },

@@ -1,0 +1,17 @@
+/** The bench tools' command lines: a bad option ends in one usage line (exit 2), never a stack trace. */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+
+/** Print `bench: <message>` and exit 2. */
+export function usage(message: string): never {
+  console.error(`bench: ${message} (--help lists the options)`);
+  process.exit(2);
+}
+
+/** `parseArgs`, an unknown or malformed option ending in {@link usage}. */
+export function parseOptions<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (err) {
+    usage((err as Error).message);
+  }
+}
