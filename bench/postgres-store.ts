@@ -7,7 +7,9 @@
  *
  * - ingest chunks/s into each store (in this process, through the library),
  *   and the CPU seconds per 1,000 chunks of this process and of PostgreSQL;
- * - BM25 p50/p99 in this process over the benchmark query mix;
+ * - BM25 p50/p99 in this process over the benchmark query mix, both stores
+ *   query by query (bench/paired-latency.ts): in steady state, and over the
+ *   first queries after opening;
  * - the store's pool's cost per call (`SELECT 1` through store/postgres/pg-pool.ts,
  *   against a bare pg client);
  * - served req/s at C concurrent clients (default 64) against real
@@ -36,12 +38,24 @@ import { underCpuLock } from "./cpu-lock.js";
 import { postmasterPid, treeCpuSeconds } from "./proc-cpu.js";
 import { writeCorpus } from "./corpus.js";
 import { parseOptions } from "./cli-options.js";
+import { pairedLatency, type LatencyFigures } from "./paired-latency.js";
 import { buildQueries } from "./queries.js";
 
 const CLI = resolve(import.meta.dirname, "../../dist/cli/main.js");
 const TOKEN = "bench-token";
 const round2 = (x: number): number => Math.round(x * 100) / 100;
+const roundOrNull = (x: number | undefined): number | null => (x === undefined ? null : round2(x));
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+/** Queries timed in steady state (the mix's proportions). */
+const STEADY_QUERIES = 520;
+
+/** `n` queries of the benchmark mix's proportions (200 : 40 : 20), from their own seed. */
+function mixOf(n: number, documents: number, seed: number): string[] {
+  const short = Math.round((n * 200) / 260);
+  const long12 = Math.round((n * 40) / 260);
+  return buildQueries({ short, long12, paragraph: n - short - long12 }, documents, seed).map((q) => q.text);
+}
 
 /** The server's values of `names` (what the figures were measured under). */
 async function showSettings(url: string, names: string[]): Promise<Record<string, string>> {
@@ -67,9 +81,14 @@ interface StoreFigures {
   chunks: number;
   ingest_s: number;
   ingest_chunks_per_s: number;
+  /** BM25 in steady state: after 1,000 other queries, over queries the process has not seen (bench/paired-latency.ts). */
   bm25_queries: number;
   bm25_p50_ms: number | null;
   bm25_p99_ms: number | null;
+  /** BM25 over the first queries after opening the collection (20 warm-up queries, then the mix). */
+  bm25_first_queries: number;
+  bm25_first_p50_ms: number | null;
+  bm25_first_p99_ms: number | null;
   /** CPU seconds per 1,000 chunks ingested: this process (extraction, chunking, the store's client side) and the PostgreSQL cluster. */
   ingest_cpu_s_per_1k_chunks: { groundkit: number; postgres: number };
 }
@@ -257,24 +276,27 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
       syncTimes.sort((a, b) => a - b);
       asyncTimes.sort((a, b) => a - b);
 
-      // 2b. BM25 in process.
+      // 2b. BM25 in process, both stores side by side, query by query (bench/paired-latency.ts).
       const queries = buildQueries({ short: 200, long12: 40, paragraph: 20 }, corpus.documents).map((q) => q.text);
-      const bm25: Record<string, { p50: number; p99: number }> = {};
-      for (const kind of only.has("bm25") ? (["sqlite", "postgres"] as const) : []) {
-        const col = await open(kind);
+      const bm25: Partial<Record<"first" | "steady", Record<"sqlite" | "postgres", LatencyFigures>>> = {};
+      if (only.has("bm25")) {
+        const cols = { sqlite: await open("sqlite"), postgres: await open("postgres") };
         try {
-          for (const q of queries.slice(0, 20)) await col.retrieve(q, 10); // warm caches
-          const times: number[] = [];
-          for (const q of queries) {
-            const t = performance.now();
-            await col.retrieve(q, 10);
-            times.push(performance.now() - t);
+          const searchers = { sqlite: (q: string) => cols.sqlite.retrieve(q, 10), postgres: (q: string) => cols.postgres.retrieve(q, 10) };
+          // First after open: 20 warm-up queries, then the mix (compiling code and filling caches weigh on these).
+          await pairedLatency(searchers, queries.slice(0, 20));
+          bm25.first = await pairedLatency(searchers, queries);
+          // Steady: a serving process's state (compiled code, warm caches and connections) after 1,000 other
+          // queries, then queries it has never seen.
+          await pairedLatency(searchers, mixOf(1000, corpus.documents, 13));
+          bm25.steady = await pairedLatency(searchers, mixOf(STEADY_QUERIES, corpus.documents, 11));
+          for (const kind of ["sqlite", "postgres"] as const) {
+            const f = bm25.first[kind];
+            const st = bm25.steady[kind];
+            log(`${kind}: BM25 steady p50 ${round2(st.p50)} ms, p99 ${round2(st.p99)} ms; first after open p50 ${round2(f.p50)} ms, p99 ${round2(f.p99)} ms`);
           }
-          times.sort((a, b) => a - b);
-          bm25[kind] = { p50: round2(percentileOf(times, 50)), p99: round2(percentileOf(times, 99)) };
-          log(`${kind}: BM25 p50 ${bm25[kind].p50} ms, p99 ${bm25[kind].p99} ms`);
         } finally {
-          await col.close();
+          await Promise.all([cols.sqlite.close(), cols.postgres.close()]);
         }
       }
 
@@ -383,9 +405,12 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
         ingest_chunks_per_s: Math.round(i.chunks / i.seconds),
         // The PostgreSQL cluster's CPU counts for SQLite too: it idles then (its background workers).
         ingest_cpu_s_per_1k_chunks: { groundkit: round3((i.cpu.groundkit / i.chunks) * 1000), postgres: round3((i.cpu.postgres / i.chunks) * 1000) },
-        bm25_queries: timed.queries,
-        bm25_p50_ms: timed.bm25[kind]?.p50 ?? null,
-        bm25_p99_ms: timed.bm25[kind]?.p99 ?? null,
+        bm25_queries: timed.bm25.steady ? STEADY_QUERIES : 0,
+        bm25_p50_ms: roundOrNull(timed.bm25.steady?.[kind].p50),
+        bm25_p99_ms: roundOrNull(timed.bm25.steady?.[kind].p99),
+        bm25_first_queries: timed.bm25.first ? timed.queries : 0,
+        bm25_first_p50_ms: roundOrNull(timed.bm25.first?.[kind].p50),
+        bm25_first_p99_ms: roundOrNull(timed.bm25.first?.[kind].p99),
       };
     }
     const result = {
@@ -413,14 +438,15 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
         .map(([k, v]) => `${k} = ${v}`)
         .join(", ")} (otherwise initdb's defaults).`,
       "",
-      "| store | chunks | ingest s | ingest chunks/s | ingest CPU s / 1,000 chunks: groundkit | postgres | BM25 p50 ms | BM25 p99 ms |",
-      "|---|---|---|---|---|---|---|---|",
+      "| store | chunks | ingest s | ingest chunks/s | ingest CPU s / 1,000 chunks: groundkit | postgres | BM25 p50 ms | BM25 p99 ms | first after open: BM25 p50 ms | p99 ms |",
+      "|---|---|---|---|---|---|---|---|---|---|",
       ...Object.entries(stores).map(
         ([k, v]) =>
-          `| ${k} | ${v.chunks} | ${v.ingest_s} | ${v.ingest_chunks_per_s} | ${v.ingest_cpu_s_per_1k_chunks.groundkit} | ${v.ingest_cpu_s_per_1k_chunks.postgres} | ${v.bm25_p50_ms} | ${v.bm25_p99_ms} |`,
+          `| ${k} | ${v.chunks} | ${v.ingest_s} | ${v.ingest_chunks_per_s} | ${v.ingest_cpu_s_per_1k_chunks.groundkit} | ${v.ingest_cpu_s_per_1k_chunks.postgres} | ${v.bm25_p50_ms} | ${v.bm25_p99_ms} | ${v.bm25_first_p50_ms} | ${v.bm25_first_p99_ms} |`,
       ),
       "",
-      `BM25: ${timed.queries} queries of the benchmark mix (short, 12-term, pasted paragraph), top 10, in this process.`,
+      `BM25: top 10 in this process, the benchmark mix (short, 12-term, pasted paragraph), each query run on both stores back to back, the order alternating (a shared VM's speed drifts; this puts the drift on both). ` +
+        `BM25 p50/p99: steady state, ${STEADY_QUERIES} queries not seen before, after 1,000 others. First after open: the ${timed.queries} queries the served phases use, after 20 warm-up queries in a freshly opened collection (compiling and filling caches weigh on these).`,
       "",
       `Served: POST /v1/search (same mix, top 10) from ${clients} closed-loop clients spread over the servers, ${seconds} s after a 1 s warm-up (the ingesting phase runs until the ingest ends). CPU: utime + stime from /proc of the server processes (with their children) and of the PostgreSQL cluster (postmaster, backends, reaped ones included; the replica's too in the replica phase) over the timed run, per 1,000 requests; predicted req/s = cores ÷ (groundkit + postgres CPU s per request), a CPU-bound ceiling with every core serving and the load generator elsewhere.`,
       "",
