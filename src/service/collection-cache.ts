@@ -3,7 +3,9 @@
  * reused (opening SQLite and preparing statements per request would dominate a
  * search); results are never cached: a WAL reader sees every commit made since
  * its last statement, so a search after an ingest (by this server or by `grk
- * ingest` in another process) sees the new content.
+ * ingest` in another process) sees the new content (the rows a store keeps of
+ * earlier hits are keyed so that a commit never leaves one stale:
+ * store/chunk-row-cache.ts).
  *
  * A collection file that was deleted or replaced on disk (its inode changed) is
  * reopened; the stale handle is closed once no request holds it. Asking about a

@@ -8,13 +8,13 @@
  * is gone (a writer replaced it in between, or a replica replayed that), the
  * search runs again, so every answer is one snapshot's top k, on a replica
  * too. Two round trips instead of a REPEATABLE READ transaction's four, and
- * one when this process holds every hit's row already (chunk-row-cache.ts):
+ * one when this process holds every hit's row already (store/chunk-row-cache.ts):
  * the scoring statement's snapshot had them, and such a row never changes.
  */
 import { GroundkitError } from "../../core/errors.js";
 import type { ScoredChunk } from "../store.js";
 import { CHUNK_COLUMNS, DOC_COLUMNS, joinedRowOfRaw, toChunk, type JoinedRow } from "../rows.js";
-import type { ChunkRowCache } from "./chunk-row-cache.js";
+import type { ChunkRowCache } from "../chunk-row-cache.js";
 import type { AllowedChunksSql, PgLexicalSearch } from "./lexical-search.js";
 import { rowsOf, type NamedStatement, type Queryable } from "./queryable.js";
 

@@ -41,7 +41,7 @@ import { resolvePoolSettings, type PostgresStoreConfig } from "./connection-sett
 import { collectionSchema, schemaPrefix } from "./schema-name.js";
 import { compileChunkFilter, globKey, globsOf, Params, PATH_OF_DOCUMENT } from "./filter-sql.js";
 import { dropSchema, lockKey, openSchema, quoteIdent } from "./open-schema.js";
-import { ChunkRowCache } from "./chunk-row-cache.js";
+import { ChunkRowCache } from "../chunk-row-cache.js";
 import { searchLexicalRows } from "./lexical-rows.js";
 import { MOVES_KEY, PgLexicalSearch, type AllowedChunksSql } from "./lexical-search.js";
 import { syncLexicalSegments as syncLexicalSegmentsOn } from "./lexical-segments.js";
@@ -102,7 +102,7 @@ interface SharedState {
   readonly vectorOptions: PgVectorOptions;
   /** BM25 over the segments, with this process's cache of their blocks (lexical-search.ts). */
   readonly lexical: PgLexicalSearch;
-  /** The rows BM25 hits were read from (chunk-row-cache.ts). */
+  /** The rows BM25 hits were read from (store/chunk-row-cache.ts). */
   readonly hitRows: ChunkRowCache;
   /** The read replicas {@link PostgresStore.readSnapshot} reads from; none configured: undefined. */
   readonly replicas: ReplicaSet | undefined;
@@ -622,7 +622,7 @@ export class PostgresStore implements Store {
         JSON.stringify(to.metadata),
       ]);
       if (moved.rowCount === 0) return false;
-      // Counted, so every process's cache of hit rows (chunk-row-cache.ts) reads the moved rows again.
+      // Counted, so every process's cache of hit rows (store/chunk-row-cache.ts) reads the moved rows again.
       const countMove = {
         sql: `INSERT INTO meta (key, value) VALUES ($1, '1') ON CONFLICT (key) DO UPDATE SET value = (meta.value::bigint + 1)::text`,
         params: [MOVES_KEY],

@@ -1,17 +1,21 @@
 /**
- * This process's copy of chunk rows (with their document's columns) that BM25
- * hits were read from, so a search whose hits are all known needs no second
- * round trip (lexical-rows.ts). Safe because such a row never changes: a
- * replacement deletes a document's rows and inserts new ones under new ids
- * from a sequence that never goes back (a rollback included), and nothing
- * updates chunks in place; a document's source changes in place only by a
- * move, which counts itself (meta `moves`). Entries are keyed on the `chunks`
- * table's OID and that count as well (the scope), so a collection dropped and
- * made again under the same name (its ids start over) never finds the old
- * rows, and a moved document's rows are read again. Least recently used
- * rows go first once the texts pass the byte budget.
+ * A process's copy of the chunk rows (with their document's columns) that
+ * search hits were read from, so a search whose hits are all known skips
+ * reading them again. Entries are keyed on a scope string and the chunk's row
+ * id; the backend chooses the scope so that a row cached under it can never
+ * stand for something else:
+ *
+ * - PostgreSQL (lexical-rows.ts): the `chunks` table's OID and the count of
+ *   in-place moves. Rows never change in place otherwise (a replacement
+ *   inserts new ids from a sequence that never goes back), so entries outlive
+ *   writes.
+ * - SQLite (sqlite/sqlite-engine.ts): every commit to the file by any
+ *   connection changes the scope (row ids are reused there), and the cache is
+ *   emptied when it does.
+ *
+ * Least recently used rows go first once the texts pass the byte budget.
  */
-import type { JoinedRow } from "../rows.js";
+import type { JoinedRow } from "./rows.js";
 
 /** Default budget: about 10,000 chunks of the default size. */
 const DEFAULT_BYTES = 16 * 1024 * 1024;
@@ -28,7 +32,7 @@ export class ChunkRowCache {
 
   constructor(private readonly budget = DEFAULT_BYTES) {}
 
-  /** The row of chunk `rowid` in `scope` (the `chunks` table's OID and the move count), if held (and now the most recent). */
+  /** The row of chunk `rowid` in `scope`, if held (and now the most recent). */
   get(scope: string, rowid: number): JoinedRow | undefined {
     const key = `${scope}:${rowid}`;
     const entry = this.rows.get(key);
@@ -40,6 +44,12 @@ export class ChunkRowCache {
     this.rows.delete(key);
     this.rows.set(key, entry);
     return entry.row;
+  }
+
+  /** Forget every row (the SQLite scope changed: nothing held is known to be current). */
+  clear(): void {
+    this.rows.clear();
+    this.bytes = 0;
   }
 
   put(scope: string, rowid: number, row: JoinedRow): void {
