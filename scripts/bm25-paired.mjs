@@ -14,6 +14,11 @@
  * The corpus is the bench's 5,000 generated documents (written on first use);
  * each build's collection is `<build>/.bm25-paired-index`, ingested on first use.
  * Queries: 2,000 short, 400 12-term, 300 pasted paragraphs (bench/queries.ts), top 10.
+ *
+ * With --cold, the bench's query stage instead (`npm run bench`'s 300 short, 60
+ * 12-term, 40 paragraphs): per class 20 warm-up queries, then every other query
+ * searched once on each build, so each is seen for the first time (postings,
+ * words and rows not yet cached); the ratio is then the median of B / A per query.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -22,10 +27,10 @@ import { performance } from "node:perf_hooks";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { corpus: { type: "string" }, passes: { type: "string", default: "6" } },
+  options: { corpus: { type: "string" }, passes: { type: "string", default: "6" }, cold: { type: "boolean", default: false } },
 });
 if (positionals.length !== 2 || !values.corpus) {
-  console.error("usage: node scripts/bm25-paired.mjs --corpus DIR <build A> <build B> [--passes N]");
+  console.error("usage: node scripts/bm25-paired.mjs --corpus DIR <build A> <build B> [--passes N | --cold]");
   process.exit(2);
 }
 const [buildA, buildB] = positionals.map((p) => resolve(p));
@@ -61,19 +66,24 @@ async function openBuild(build) {
 const A = await openBuild(buildA);
 const B = await openBuild(buildB);
 
-const queries = buildQueries({ short: 2000, long12: 400, paragraph: 300 }, DOCUMENTS);
+const cold = values.cold;
+const queries = cold ? buildQueries({ short: 300, long12: 60, paragraph: 40 }, DOCUMENTS) : buildQueries({ short: 2000, long12: 400, paragraph: 300 }, DOCUMENTS);
 const times = { A: queries.map(() => []), B: queries.map(() => []) };
 async function timed(col, text) {
   const t = performance.now();
   await col.search(text, { topK: 10 });
   return performance.now() - t;
 }
-for (let pass = 0; pass < passes; pass++) {
-  for (let i = 0; i < queries.length; i++) {
-    const aFirst = (i + pass) % 2 === 0;
+/** Cold: the first 20 queries of each class warm up (untimed), as the bench's stage does. */
+const warmUp = new Set(cold ? ["short", "long12", "paragraph"].flatMap((cls) => queries.flatMap((q, i) => (q.cls === cls ? [i] : [])).slice(0, 20)) : []);
+for (let pass = 0; pass < (cold ? 1 : passes); pass++) {
+  // Cold: each class's warm-up first, then its queries (the bench's order).
+  const order = cold ? ["short", "long12", "paragraph"].flatMap((cls) => queries.flatMap((q, i) => (q.cls === cls ? [i] : []))) : queries.map((_, i) => i);
+  for (const [n, i] of order.entries()) {
+    const aFirst = (n + pass) % 2 === 0;
     const first = await timed(aFirst ? A : B, queries[i].text);
     const second = await timed(aFirst ? B : A, queries[i].text);
-    if (pass === 0) continue;
+    if (cold ? warmUp.has(i) : pass === 0) continue;
     times.A[i].push(aFirst ? first : second);
     times.B[i].push(aFirst ? second : first);
   }
@@ -84,11 +94,11 @@ await B.close();
 const sorted = (xs) => [...xs].sort((x, y) => x - y);
 const pct = (xs, p) => sorted(xs)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 const ms = (x) => Number(x.toFixed(3));
-console.log(`A = ${buildA}\nB = ${buildB}\n${passes - 1} timed passes\n`);
+console.log(`A = ${buildA}\nB = ${buildB}\n${cold ? "cold: each query once after 20 warm-up per class" : `${passes - 1} timed passes`}\n`);
 console.log("| class | A p50 / p99 ms | B p50 / p99 ms | A sum of bests ms | B sum of bests ms | median B/A of bests |");
 console.log("|---|---|---|---|---|---|");
 for (const cls of ["short", "long12", "paragraph"]) {
-  const idx = queries.flatMap((q, i) => (q.cls === cls ? [i] : []));
+  const idx = queries.flatMap((q, i) => (q.cls === cls && times.A[i].length > 0 ? [i] : []));
   const all = (k) => idx.flatMap((i) => times[k][i]);
   const best = (k, i) => Math.min(...times[k][i]);
   const sum = (k) => idx.reduce((s, i) => s + best(k, i), 0);
