@@ -5,7 +5,8 @@
  * id; the backend chooses the scope so that a row cached under it can never
  * stand for something else:
  *
- * - PostgreSQL (lexical-rows.ts): the `chunks` table's OID and the count of
+ * - PostgreSQL (lexical-rows.ts): the `chunks` table's OID (a collection
+ *   dropped and made again under its name has a new one) and the count of
  *   in-place moves. Rows never change in place otherwise (a replacement
  *   inserts new ids from a sequence that never goes back), so entries outlive
  *   writes.
