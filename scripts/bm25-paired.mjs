@@ -74,16 +74,18 @@ async function timed(col, text) {
   await col.search(text, { topK: 10 });
   return performance.now() - t;
 }
-/** Cold: the first 20 queries of each class warm up (untimed), as the bench's stage does. */
-const warmUp = new Set(cold ? ["short", "long12", "paragraph"].flatMap((cls) => queries.flatMap((q, i) => (q.cls === cls ? [i] : [])).slice(0, 20)) : []);
+/** Cold: the first 20 queries of each class warm up (untimed), as the bench's stage does; buildQueries lists the classes in turn. */
+const perClass = new Map();
+const warmUp = queries.map((q) => {
+  perClass.set(q.cls, (perClass.get(q.cls) ?? 0) + 1);
+  return cold && perClass.get(q.cls) <= 20;
+});
 for (let pass = 0; pass < (cold ? 1 : passes); pass++) {
-  // Cold: each class's warm-up first, then its queries (the bench's order).
-  const order = cold ? ["short", "long12", "paragraph"].flatMap((cls) => queries.flatMap((q, i) => (q.cls === cls ? [i] : []))) : queries.map((_, i) => i);
-  for (const [n, i] of order.entries()) {
-    const aFirst = (n + pass) % 2 === 0;
+  for (let i = 0; i < queries.length; i++) {
+    const aFirst = (i + pass) % 2 === 0;
     const first = await timed(aFirst ? A : B, queries[i].text);
     const second = await timed(aFirst ? B : A, queries[i].text);
-    if (cold ? warmUp.has(i) : pass === 0) continue;
+    if (cold ? warmUp[i] : pass === 0) continue;
     times.A[i].push(aFirst ? first : second);
     times.B[i].push(aFirst ? second : first);
   }
