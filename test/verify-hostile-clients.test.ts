@@ -82,7 +82,9 @@ beforeAll(async () => {
   for (const [name, line] of Object.entries(files)) writeFileSync(join(docs, name), await makePdf([[line]]));
   const indexDir = join(work.dir, ".groundkit");
   await ingest(indexDir, [docs]);
-  server = await startTestServer({ indexDir });
+  // Ten minutes to extract one file: the slow files must still be running when the test hangs up,
+  // however slow the machine (the default limit, 30 s, would answer the hostile requests first).
+  server = await startTestServer({ indexDir, settings: { extraction: { timeoutMs: 600_000 } } });
   for (const [name, line] of Object.entries(files)) {
     const res = await post("/v1/search", { query: line.split(" ")[0], top_k: 1 }, "127.0.0.1").done;
     citations.set(name, res.json.results[0]!.citation);
@@ -119,12 +121,15 @@ describe("verification under hostile clients", () => {
     const started = getExtractionPool().stats().started - before.pool.started;
     // One slow extraction for six requests of slow-a (slow-b waits its turn), one for ok.pdf (the search reused it).
     expect(started).toBe(2);
-    for (const h of hostile) {
-      h.done.catch(() => undefined);
-      h.req.destroy();
-    }
-    await until(() => getExtractionPool().stats().abandonedRunning - before.pool.abandonedRunning === 1);
+    // The client hangs up its queued requests (slow-b) first, then its running ones (slow-a). The other
+    // order races: slow-a's lane, freed, may start slow-b before the server sees slow-b's sockets close,
+    // and slow-b is then abandoned while its worker loads instead of dropped from the queue.
+    for (const h of hostile) h.done.catch(() => undefined);
+    for (const [i, h] of hostile.entries()) if (i % 2 === 1) h.req.destroy();
     await until(() => getExtractionPool().stats().droppedQueued - before.pool.droppedQueued === 1);
+    for (const [i, h] of hostile.entries()) if (i % 2 === 0) h.req.destroy();
+    await until(() => getExtractionPool().stats().abandonedRunning - before.pool.abandonedRunning === 1);
+    expect(getExtractionPool().stats().droppedQueued - before.pool.droppedQueued).toBe(1);
     expect(getExtractionCache().stats().hits - before.cache.hits).toBe(1);
 
     // Nothing of theirs is left running: the next check is answered (from the cache, no new extraction).
