@@ -3,7 +3,8 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 
 /** Print `bench: <message>` and exit 2. */
 export function usage(message: string): never {
-  console.error(`bench: ${message} (--help lists the options)`);
+  // One line, though some of parseArgs's messages take three.
+  console.error(`bench: ${message.replace(/\s*\n\s*/g, " ")} (--help lists the options)`);
   process.exit(2);
 }
 
