@@ -16,3 +16,17 @@ export function parseOptions<T extends ParseArgsConfig>(config: T): ReturnType<t
     usage((err as Error).message);
   }
 }
+
+/** With `--help` or `-h` among `args`, print `help` and exit 0: before any option is checked or any work starts. */
+export function helpIfAsked(help: string, args: readonly string[] = process.argv.slice(2)): void {
+  if (!args.includes("--help") && !args.includes("-h")) return;
+  process.stdout.write(help);
+  process.exit(0);
+}
+
+/** Option `--name`'s `value` as an integer of at least `min` (1: a positive integer), else {@link usage}. */
+export function integerOption(name: string, value: string, min = 1): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) usage(`--${name} must be ${min === 1 ? "a positive integer" : `an integer of at least ${min}`}, not '${value}'`);
+  return n;
+}
