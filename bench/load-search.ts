@@ -1,29 +1,36 @@
 /**
- * `npm run bench:load [-- --seconds 10 --documents 5000 --levels 1,16,64 --workers 2]`:
- * a load run against `POST /v1/search` of a real `grk serve --workers N`
- * (default: one worker per core) at 1, 16 and 64 concurrent clients; reports
- * req/s, p50/p95/p99, errors and the load average at the start, and writes
- * bench/results/load.json + load.md.
- *
- * For profiling: `--index DIR` keeps (or reuses) the built index there instead
- * of a scratch one, `--node-arg` passes a flag to the server's node (e.g.
- * `--node-arg=--cpu-prof`), `--cli` serves another build (a before/after
- * comparison), `--no-write` leaves the result files alone.
+ * `npm run bench:load [-- options]` (HELP below): a load run against
+ * `POST /v1/search` of a real `grk serve --workers N` at 1, 16 and 64
+ * concurrent clients; reports req/s, p50/p95/p99, errors and the load average
+ * at the start, and writes bench/results/load.json + load.md. For profiling:
+ * `--index`, `--node-arg`, `--cli` (a before/after comparison), `--no-write`.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { Pool } from "undici";
 import { openCollection } from "../src/collection/index.js";
 import { DEFAULTS } from "../src/core/config.js";
+import { helpIfAsked, integerOption, parseOptions, usage } from "./cli-options.js";
 import { writeCorpus } from "./corpus.js";
 import { summarize, type Latency } from "./measure.js";
 import { buildQueries } from "./queries.js";
 
 const BUILT_CLI = resolve(import.meta.dirname, "../../dist/cli/main.js");
 const LEVELS = "1,16,64";
+
+const HELP = `usage: npm run bench:load [-- options]
+  --seconds S          timed seconds per level, after a 1 s warm-up (default 10)
+  --documents N        generated documents in the index (default 5000)
+  --levels a,b,…       concurrent clients, one level each (default ${LEVELS})
+  --workers N          grk serve --workers (default ${availableParallelism()}: one per core)
+  --index DIR          keep (or reuse) the built index there instead of a scratch one
+  --node-arg FLAG      a flag for the server's node, e.g. --node-arg=--cpu-prof (repeatable)
+  --cli PATH           serve another build's dist/cli/main.js (default this build's)
+  --no-write           leave the result files alone
+  --out DIR            results folder (default bench/results)
+`;
 
 interface LevelResult {
   clients: number;
@@ -95,7 +102,8 @@ async function level(url: string, clients: number, seconds: number, queries: str
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  helpIfAsked(HELP);
+  const { values } = parseOptions({
     options: {
       seconds: { type: "string", default: "10" },
       documents: { type: "string", default: "5000" },
@@ -111,12 +119,11 @@ async function main(): Promise<void> {
     strict: true,
   });
   const seconds = Number(values.seconds);
-  const documents = Number(values.documents);
-  const workers = Number(values.workers);
+  if (!(seconds > 0 && Number.isFinite(seconds))) usage(`--seconds must be a positive number, not '${values.seconds}'`);
+  const documents = integerOption("documents", values.documents!);
+  const workers = integerOption("workers", values.workers!);
   const levels = values.levels!.split(",").map(Number);
-  if (!levels.every((n) => Number.isInteger(n) && n > 0) || !Number.isInteger(workers) || workers < 1) {
-    throw new Error("--levels takes positive integers separated by commas; --workers a positive integer");
-  }
+  if (!levels.every((n) => Number.isInteger(n) && n > 0)) usage(`--levels takes positive integers separated by commas, not '${values.levels}'`);
   const scratch = mkdtempSync(join(tmpdir(), "grk-load-"));
   const indexDir = values.index ? resolve(values.index) : join(scratch, "index");
   let server: { url: string; child: ChildProcess } | undefined;
