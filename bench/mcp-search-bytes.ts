@@ -5,28 +5,35 @@
  * plus structured content, as it sits in the JSON-RPC response) is measured.
  *
  *   npm run build && npm run tools:build
- *   node .tools-build/bench/mcp-search-bytes.js [--cli dist/cli/main.js] [--format full|compact] [--label NAME] [--out bench/results]
+ *   node .tools-build/bench/mcp-search-bytes.js [options]   (HELP below)
  *
- * `--cli` may point at another build (an older commit's dist/cli/main.js) to
- * measure "before"; an older server without `format` is asked for the full form.
+ * An older server without `format` is asked for the full form.
  * Writes `<out>/mcp-search-bytes-<label>.json` and prints the summary.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { helpIfAsked, parseOptions, usage } from "./cli-options.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
+
+const HELP = `usage: node .tools-build/bench/mcp-search-bytes.js [options]
+  --cli PATH              the build measured (default this checkout's dist/cli/main.js; another commit's: "before")
+  --format full|compact   the search result form asked for (default compact)
+  --label NAME            results file mcp-search-bytes-NAME.json (default: the format)
+  --out DIR               results folder (default this checkout's bench/results)
+`;
 
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  helpIfAsked(HELP);
+  const { values } = parseOptions({
     options: {
       cli: { type: "string", default: join(ROOT, "dist/cli/main.js") },
       format: { type: "string", default: "compact" },
@@ -34,7 +41,8 @@ async function main(): Promise<void> {
       out: { type: "string", default: join(ROOT, "bench/results") },
     },
   });
-  const format = values.format === "full" ? "full" : "compact";
+  if (values.format !== "full" && values.format !== "compact") usage(`--format must be full or compact, not '${values.format}'`);
+  const format = values.format;
   const label = values.label ?? format;
   const cli = resolve(values.cli);
   const queries = readFileSync(join(ROOT, "evals/judgments.jsonl"), "utf8")
