@@ -1,20 +1,25 @@
 /**
- * `npm run tools:build && node .tools-build/bench/office-extraction.js [--runs N] [--out DIR] [FOLDER…]`:
+ * `npm run tools:build && node .tools-build/bench/office-extraction.js [options] [FOLDER…]` (HELP below):
  * extraction speed of office documents and e-books through the bounded
  * extraction worker, as ingest and verification run it (docs/decisions/0022-office-documents.md).
- * Every .docx .pptx .xlsx .odt .odp .ods .epub file of the folders (default
- * test/fixtures/office) is extracted `--runs` times (default 3); per file the
- * median time, MB/s of package bytes and code points out; overall files/s and
- * MB/s over the medians, and the process's peak RSS (worker included). Writes
- * `<out>/office-extraction.json` and `.md` (default bench/results).
+ * Every .docx .pptx .xlsx .odt .odp .ods .epub file of the folders is extracted
+ * `--runs` times; per file the median time, MB/s of package bytes and code
+ * points out; overall files/s and MB/s over the medians, and the process's peak
+ * RSS (worker included). Writes `<out>/office-extraction.json` and `.md`.
  */
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { extname, join, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { codePointLength } from "../src/core/text.js";
 import { getExtractorRegistry } from "../src/extract/registry.js";
+import { helpIfAsked, integerOption, parseOptions } from "./cli-options.js";
 
 const OFFICE = new Set([".docx", ".pptx", ".xlsx", ".odt", ".odp", ".ods", ".epub"]);
+
+const HELP = `usage: node .tools-build/bench/office-extraction.js [options] [FOLDER…]
+  FOLDER…     folders whose ${[...OFFICE].join(" ")} files are extracted (default test/fixtures/office)
+  --runs N    extractions per file, the median kept (default 3)
+  --out DIR   results folder (default bench/results)
+`;
 
 interface FileResult {
   file: string;
@@ -32,11 +37,12 @@ function filesOf(folder: string): string[] {
 }
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({
+  helpIfAsked(HELP);
+  const { values, positionals } = parseOptions({
     options: { runs: { type: "string", default: "3" }, out: { type: "string", default: "bench/results" } },
     allowPositionals: true,
   });
-  const runs = Number(values.runs);
+  const runs = integerOption("runs", values.runs!);
   const folders = positionals.length ? positionals : ["test/fixtures/office"];
   const office = (await getExtractorRegistry()).get("office");
   if (!office) throw new Error("the office extractor is unavailable");
