@@ -1,6 +1,6 @@
 /**
- * `npm run tools:build && node .tools-build/bench/postgres-bm25.js [--chunks N] [--out DIR]`:
- * BM25 in this process at N chunks (default 20,000) of the benchmark corpus,
+ * `npm run tools:build && node .tools-build/bench/postgres-bm25.js [options]` (HELP below):
+ * BM25 in this process at N chunks of the benchmark corpus,
  * three ways over the same collection (ADR 0020):
  *
  * - sqlite: the SQLite store's searchLexical (its postings engine, then the rows);
@@ -17,7 +17,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { analyzeQuery } from "../src/analysis/analyzer.js";
 import { openCollection } from "../src/collection/index.js";
 import { DEFAULTS } from "../src/core/config.js";
@@ -29,8 +28,14 @@ import { CHUNK_COLUMNS, DOC_COLUMNS } from "../src/store/rows.js";
 import { openPool } from "../test/support/pg-pool.js";
 import { startPostgres } from "../test/support/postgres-server.js";
 import { percentileOf } from "../test/support/serve-load.js";
+import { helpIfAsked, integerOption, parseOptions } from "./cli-options.js";
 import { writeCorpus } from "./corpus.js";
 import { buildQueries } from "./queries.js";
+
+const HELP = `usage: nice node .tools-build/bench/postgres-bm25.js [options]
+  --chunks N   corpus size in chunks (default 20000)
+  --out DIR    results folder (default this checkout's bench/results)
+`;
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
@@ -47,10 +52,12 @@ async function timeAll(queries: string[][], run: (terms: string[]) => Promise<un
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  helpIfAsked(HELP);
+  const { values } = parseOptions({
     options: { chunks: { type: "string", default: "20000" }, out: { type: "string", default: resolve(import.meta.dirname, "../../bench/results") } },
     strict: true,
   });
+  const chunks = integerOption("chunks", values.chunks!);
   const log = (s: string): void => void process.stderr.write(`bench(postgres-bm25): ${s}\n`);
   const server = await startPostgres();
   const scratch = mkdtempSync(join(tmpdir(), "grk-pg-bm25-"));
@@ -60,7 +67,7 @@ async function main(): Promise<void> {
   try {
     const docsDir = join(scratch, "docs");
     const counting = { chunkSize: DEFAULTS.chunkSize, chunkOverlap: DEFAULTS.chunkOverlap };
-    const corpus = writeCorpus(docsDir, 0, (_d, c) => c >= Number(values.chunks), counting);
+    const corpus = writeCorpus(docsDir, 0, (_d, c) => c >= chunks, counting);
     log(`corpus: ${corpus.documents} documents, ${corpus.chunks} chunks`);
     const indexDir = join(scratch, "idx");
     for (const store of [undefined, pgConfig]) {
