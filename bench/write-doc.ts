@@ -4,12 +4,12 @@
  * bench/results/<name>.md). No number in those files is typed by hand; rerun
  * this after a benchmark run.
  *
- *   node .tools-build/bench/write-doc.js [--results bench/results] [--out docs/benchmarks.md]
+ *   node .tools-build/bench/write-doc.js [options]   (HELP below)
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { helpIfAsked, parseOptions } from "./cli-options.js";
 import { DOC_LENGTH, VOCABULARY_SIZE, ZIPF } from "./corpus.js";
 import { repoRoot } from "./open.js";
 import { renderMarkdown } from "./report.js";
@@ -83,9 +83,15 @@ export function renderBenchmarksDoc(runs: readonly BenchResults[]): string {
   return out.join("\n");
 }
 
+const HELP = `usage: node .tools-build/bench/write-doc.js [options]
+  --results DIR   the suite results read, each run's .md re-rendered there (default this checkout's bench/results)
+  --out FILE      the page written (default this checkout's docs/benchmarks.md)
+`;
+
 function main(): void {
+  helpIfAsked(HELP);
   const root = repoRoot();
-  const { values } = parseArgs({
+  const { values } = parseOptions({
     options: { results: { type: "string", default: join(root, "bench", "results") }, out: { type: "string", default: join(root, "docs", "benchmarks.md") } },
   });
   const dir = resolve(values.results!);
