@@ -1,0 +1,55 @@
+/**
+ * The bench tools' command lines (bench/cli-options.ts): a bad option is one
+ * `bench: …` line and exit 2, never a Node stack trace, and `--help` lists each
+ * tool's options and exits 0 before any work. The tools run as built by
+ * `npm run tools:build`, which `npm test` does not do: built here first.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { join, resolve } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = resolve(import.meta.dirname, "..");
+
+/** Each tool (.tools-build/bench/<tool>.js) with options its help must list. */
+const TOOLS: Record<string, string[]> = {
+  run: ["--size", "--only", "--out", "--store"],
+  "load-search": ["--seconds", "--documents", "--levels", "--workers", "--index", "--node-arg", "--cli", "--no-write", "--out"],
+  "history-replay": ["--repo", "--commits", "--paths", "--out"],
+  "mcp-search-bytes": ["--cli", "--format", "--label", "--out"],
+  "office-extraction": ["--runs", "--out", "FOLDER"],
+  "postgres-bm25": ["--chunks", "--out"],
+  "write-doc": ["--results", "--out"],
+};
+
+function tool(name: string, args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const res = spawnSync(process.execPath, [join(ROOT, ".tools-build/bench", `${name}.js`), ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    // A tool that ignored --help would start its benchmark: stop it rather than hang.
+    timeout: 30_000,
+  });
+  return { code: res.status, stdout: res.stdout, stderr: res.stderr };
+}
+
+beforeAll(() => {
+  execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.tools.json"], { cwd: ROOT, stdio: "pipe" });
+}, 300_000);
+
+describe.each(Object.entries(TOOLS))("bench/%s", (name, options) => {
+  // An unknown option; an option whose value is missing (parseArgs's message for it takes three lines).
+  it.each(["--bogus", "--out -x"])("answers %s with one usage line and exit 2", (args) => {
+    const r = tool(name, args.split(" "));
+    expect(r.stderr).toMatch(/^bench: /);
+    expect(r.stderr).not.toMatch(/^ {4}at /m);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.code, r.stderr).toBe(2);
+  });
+
+  it("lists its options on --help and -h, exit 0", () => {
+    for (const flag of ["--help", "-h"]) {
+      const r = tool(name, [flag]);
+      expect(r.code, r.stderr).toBe(0);
+      for (const option of options) expect(r.stdout).toContain(option);
+    }
+  });
+});
