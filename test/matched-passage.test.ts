@@ -66,6 +66,25 @@ describe("analyzer offsets of wanted terms only", () => {
     );
   });
 
+  it("finds the same occurrences in identifiers, joined words, CJK runs and astral text, whatever precedes them (property)", () => {
+    // The scan jumps between the places a wanted term can start and backs up to a separator: pieces that
+    // glue across those places (camel case, `_`, `.`, `'`, marks, CJK runs, surrogate pairs, non-ASCII
+    // punctuation that is not a separator to it) must still give the terms a scan from the start gives.
+    const piece = fc.constantFrom(
+      ..."aAyYsSeEiI1_.'’,;:- \n\u00a0—“(é\u0301ß漢字カ한".split(""),
+      "parse", "Config", "HTML", "Parser", "ies", "ing", "ed", "os.path", "x's", "\u{20000}", "\u{1d400}", "😀", "ﬁ", "Ａ",
+    );
+    const mixed = fc.array(piece, { maxLength: 40 }).map((a) => a.join(""));
+    fc.assert(
+      fc.property(mixed, fc.array(mixed, { maxLength: 2 }), fc.integer({ min: 0, max: 1000 }), (t, extra, seed) => {
+        const all = analyzeWithOffsets(t);
+        const only = new Set([...all.filter((_, i) => (i + seed) % 3 === 0).map((o) => o.term), ...extra.flatMap((w) => analyzeForIndex(w))]);
+        expect(analyzeWithOffsets(t, only)).toEqual(all.filter((o) => only.has(o.term)));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it("every term starts with the first character of the word it came from (what the skip relies on)", () => {
     fc.assert(
       fc.property(word, (w) => {
