@@ -67,9 +67,9 @@ describe("analyzer offsets of wanted terms only", () => {
   });
 
   it("finds the same occurrences in identifiers, joined words, CJK runs and astral text, whatever precedes them (property)", () => {
-    // The scan jumps between the places a wanted term can start and backs up to a separator: pieces that
-    // glue across those places (camel case, `_`, `.`, `'`, marks, CJK runs, surrogate pairs, non-ASCII
-    // punctuation that is not a separator to it) must still give the terms a scan from the start gives.
+    // The scan skips words by their first two code units: the parts of identifiers (camel case, `_`, `.`)
+    // and of words joined by `'`, marks, CJK runs, surrogate pairs and non-ASCII punctuation must still give
+    // exactly the occurrences the unfiltered scan gives.
     const piece = fc.constantFrom(
       ..."aAyYsSeEiI1_.'’,;:- \n\u00a0—“(é\u0301ß漢字カ한".split(""),
       "parse", "Config", "HTML", "Parser", "ies", "ing", "ed", "os.path", "x's", "\u{20000}", "\u{1d400}", "😀", "ﬁ", "Ａ",
