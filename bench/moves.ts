@@ -27,7 +27,7 @@
  * search hit's JSON) and with the citation alone (the index has to know the
  * text by its hash). Time per verification is reported for both.
  *
- *   npm run bench:moves [-- --source DIR --seed N --out bench/results/moves]
+ *   npm run bench:moves [-- options]   (HELP below)
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,6 +35,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { citationOf } from "../src/cite/citation.js";
 import { openCollection, type Citation, type Collection, type Verification } from "../src/index.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
+import { helpIfAsked, integerOption, parseOptions } from "./cli-options.js";
 import { mulberry32 } from "./corpus.js";
 
 type Op = "untouched" | "rename" | "move" | "rename_edit" | "edit" | "section_moved" | "split" | "merge" | "delete";
@@ -65,15 +66,20 @@ type Outcome = "correct" | "wrong" | "duplicate" | "ambiguous" | "missed" | "gon
 
 const OPS: Op[] = ["rename", "move", "rename_edit", "edit", "section_moved", "split", "merge", "delete"];
 
+const HELP = `usage: npm run bench:moves [-- options]
+  --source DIR   the folder of Markdown documents reorganised (default node_modules/fastify/docs and node_modules/undici/docs)
+  --seed N       the reorganisation's seed, a non-negative integer (default 28)
+  --out DIR      results folder (default bench/results/moves)
+`;
+
 function args(): { source: string[]; seed: number; out: string } {
-  const argv = process.argv.slice(2);
-  const get = (name: string) => {
-    const i = argv.indexOf(name);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const source = get("--source");
-  const sources = source ? [resolve(source)] : ["node_modules/fastify/docs", "node_modules/undici/docs"].map((p) => resolve(p));
-  return { source: sources, seed: Number(get("--seed") ?? 28), out: get("--out") ?? "bench/results/moves" };
+  helpIfAsked(HELP);
+  const { values } = parseOptions({
+    options: { source: { type: "string" }, seed: { type: "string", default: "28" }, out: { type: "string", default: "bench/results/moves" } },
+    strict: true,
+  });
+  const sources = values.source ? [resolve(values.source)] : ["node_modules/fastify/docs", "node_modules/undici/docs"].map((p) => resolve(p));
+  return { source: sources, seed: integerOption("seed", values.seed, 0), out: values.out };
 }
 
 function markdownFiles(dir: string): string[] {

@@ -37,7 +37,7 @@ import { percentileOf, runLoad, startServes, type LoadResult, type ServeProcess 
 import { underCpuLock } from "./cpu-lock.js";
 import { postmasterPid, treeCpuSeconds } from "./proc-cpu.js";
 import { writeCorpus } from "./corpus.js";
-import { parseOptions } from "./cli-options.js";
+import { integerOption, parseOptions, usage } from "./cli-options.js";
 import { pairedLatency, type LatencyFigures } from "./paired-latency.js";
 import { buildQueries } from "./queries.js";
 
@@ -186,14 +186,15 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
     },
     strict: true,
   });
-  const targetChunks = Number(values.chunks);
+  const targetChunks = integerOption("chunks", values.chunks!);
   const seconds = Number(values.seconds);
-  const clients = Number(values.clients);
+  if (!(seconds > 0 && Number.isFinite(seconds))) usage(`--seconds must be a positive number, not '${values.seconds}'`);
+  const clients = integerOption("clients", values.clients!);
   const lockFile = values["cpu-lock"];
   // The ingest always runs (it builds what the other phases read); the timed phases can be chosen.
   const only = new Set(values.only!.split(",").map((s) => s.trim()));
-  for (const p of only) if (p !== "bm25" && p !== "served") throw new Error(`--only takes bm25 and/or served, not '${p}'`);
-  if (values.fsync !== "on" && values.fsync !== "off") throw new Error(`--fsync takes on or off, not '${values.fsync}'`);
+  for (const p of only) if (p !== "bm25" && p !== "served") usage(`--only takes bm25 and/or served, not '${p}'`);
+  if (values.fsync !== "on" && values.fsync !== "off") usage(`--fsync takes on or off, not '${values.fsync}'`);
   const log = (s: string): void => void process.stderr.write(`bench(postgres): ${s}\n`);
   const pg = await startPostgres({ durable: values.fsync === "on" });
   const serverSettings = await showSettings(pg.url, ["fsync", "synchronous_commit", "shared_buffers", "wal_level", "max_wal_size"]);

@@ -19,6 +19,7 @@ const TOOLS: Record<string, string[]> = {
   "office-extraction": ["--runs", "--out", "FOLDER"],
   "postgres-bm25": ["--chunks", "--out"],
   "write-doc": ["--results", "--out"],
+  moves: ["--source", "--seed", "--out"],
 };
 
 function tool(name: string, args: string[]): { code: number | null; stdout: string; stderr: string } {
@@ -51,5 +52,21 @@ describe.each(Object.entries(TOOLS))("bench/%s", (name, options) => {
       expect(r.code, r.stderr).toBe(0);
       for (const option of options) expect(r.stdout).toContain(option);
     }
+  });
+});
+
+describe("bench/run --store postgres", () => {
+  // Each refused before PostgreSQL starts: a value the benchmark cannot use is a usage line, not a stack trace or NaN.
+  it.each(["--bogus", "--chunks 0", "--seconds x", "--clients 2.5", "--only bm26", "--fsync maybe"])("answers %s with one usage line and exit 2", (args) => {
+    const r = tool("run", ["--store", "postgres", ...args.split(" ")]);
+    expect(r.stderr).toMatch(/^bench: /);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.code, r.stderr).toBe(2);
+  });
+
+  it("lists its options on --help", () => {
+    const r = tool("run", ["--store", "postgres", "--help"]);
+    expect(r.code, r.stderr).toBe(0);
+    for (const option of ["--chunks", "--seconds", "--clients", "--only", "--fsync", "--cpu-lock"]) expect(r.stdout).toContain(option);
   });
 });
