@@ -29,6 +29,7 @@ import { openPool } from "../test/support/pg-pool.js";
 import { startPostgres } from "../test/support/postgres-server.js";
 import { percentileOf } from "../test/support/serve-load.js";
 import { helpIfAsked, integerOption, parseOptions } from "./cli-options.js";
+import { exitOnSignal, removeAtExit } from "./exit-on-signal.js";
 import { writeCorpus } from "./corpus.js";
 import { buildQueries } from "./queries.js";
 
@@ -59,8 +60,10 @@ async function main(): Promise<void> {
   });
   const chunks = integerOption("chunks", values.chunks!);
   const log = (s: string): void => void process.stderr.write(`bench(postgres-bm25): ${s}\n`);
+  exitOnSignal();
   const server = await startPostgres();
   const scratch = mkdtempSync(join(tmpdir(), "grk-pg-bm25-"));
+  removeAtExit(scratch);
   const pgConfig = { kind: "postgres" as const, url_env: "GRK_BM25_PG_URL", schema: "bench" };
   process.env.GRK_BM25_PG_URL = server.url;
   const pool = openPool(server.url, "bench.default", 2);

@@ -38,6 +38,7 @@ import { underCpuLock } from "./cpu-lock.js";
 import { postmasterPid, treeCpuSeconds } from "./proc-cpu.js";
 import { writeCorpus } from "./corpus.js";
 import { integerOption, parseOptions, usage } from "./cli-options.js";
+import { exitOnSignal, removeAtExit } from "./exit-on-signal.js";
 import { pairedLatency, type LatencyFigures } from "./paired-latency.js";
 import { buildQueries } from "./queries.js";
 
@@ -196,10 +197,12 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
   for (const p of only) if (p !== "bm25" && p !== "served") usage(`--only takes bm25 and/or served, not '${p}'`);
   if (values.fsync !== "on" && values.fsync !== "off") usage(`--fsync takes on or off, not '${values.fsync}'`);
   const log = (s: string): void => void process.stderr.write(`bench(postgres): ${s}\n`);
+  exitOnSignal();
   const pg = await startPostgres({ durable: values.fsync === "on" });
   const serverSettings = await showSettings(pg.url, ["fsync", "synchronous_commit", "shared_buffers", "wal_level", "max_wal_size"]);
   const postmaster = postmasterPid(pg.dataDir);
   const scratch = mkdtempSync(join(tmpdir(), "grk-pg-bench-"));
+  removeAtExit(scratch);
   const pgConfig = { kind: "postgres" as const, url_env: "GRK_BENCH_PG_URL", schema: "bench" };
   process.env.GRK_BENCH_PG_URL = pg.url;
   let replica: TestPostgres | undefined;

@@ -1,10 +1,13 @@
 /**
- * The bench tools' command lines (bench/cli-options.ts): a bad option is one
- * `bench: …` line and exit 2, never a Node stack trace, and `--help` lists each
- * tool's options and exits 0 before any work. The tools run as built by
+ * The bench tools as commands (bench/cli-options.ts, bench/exit-on-signal.ts):
+ * a bad option is one `bench: …` line and exit 2, never a Node stack trace;
+ * `--help` lists each tool's options and exits 0 before any work; an
+ * interrupted PostgreSQL benchmark leaves no server or data behind. The tools run as built by
  * `npm run tools:build`, which `npm test` does not do: built here first.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 
@@ -68,5 +71,35 @@ describe("bench/run --store postgres", () => {
     const r = tool("run", ["--store", "postgres", "--help"]);
     expect(r.code, r.stderr).toBe(0);
     for (const option of ["--chunks", "--seconds", "--clients", "--only", "--fsync", "--cpu-lock"]) expect(r.stdout).toContain(option);
+  });
+});
+
+describe("an interrupted PostgreSQL benchmark", () => {
+  it("stops the server it started and deletes its data and scratch folder on SIGTERM", { timeout: 180_000 }, async () => {
+    // The tool's own temp folder (TMPDIR), so what it leaves there is its own; the server's user must reach it.
+    const tmp = mkdtempSync(join(tmpdir(), "grk-bench-interrupt-"));
+    chmodSync(tmp, 0o755);
+    try {
+      const child = spawn(process.execPath, [join(ROOT, ".tools-build/bench/postgres-bm25.js"), "--chunks", "20000"], {
+        cwd: ROOT,
+        env: { ...process.env, TMPDIR: tmp },
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      let stderr = "";
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      const clusters = (): string[] => readdirSync(tmp).filter((d) => existsSync(join(tmp, d, "data", "PG_VERSION")));
+      // The server is up once the corpus is being written (the tool logs it after starting PostgreSQL).
+      while (!/corpus:/.test(stderr) && child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
+      expect(clusters()).toHaveLength(1);
+      child.kill("SIGTERM");
+      expect(await exited).toBe(143);
+      expect(readdirSync(tmp)).toEqual([]);
+      expect(spawnSync("pgrep", ["-f", tmp], { encoding: "utf8" }).stdout.trim()).toBe("");
+    } finally {
+      // Whatever a failing run left: its server (by the data folder's postmaster) and files.
+      spawnSync("pkill", ["-INT", "-f", tmp]);
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });

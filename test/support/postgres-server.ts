@@ -105,23 +105,44 @@ async function startOnFreePort(run: (cmd: string, args: string[]) => void, dataD
   }
 }
 
+/** Clusters started by this process and not yet stopped: stopped when it exits. */
+const unstopped = new Set<() => void>();
+let exitHooked = false;
+
+/**
+ * pg_ctl leaves the server running on its own, so a process that ends without
+ * stopping it (an exception, `process.exit`, a signal turned into an exit,
+ * see bench/exit-on-signal.ts) would leave a server and its data behind. An
+ * exit handler must be synchronous, as stopping is.
+ */
+function stopAtExit(stop: () => void): void {
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once("exit", () => unstopped.forEach((s) => s()));
+  }
+  unstopped.add(stop);
+}
+
 /** The handle of a started cluster: stopping it deletes it. */
 function running(run: (cmd: string, args: string[]) => void, dataDir: string, cluster: string, port: number): TestPostgres {
   let stopped = false;
+  // Once: a test that stops a server (a replica going down) leaves afterAll's stop nothing to do.
+  const stop = (): void => {
+    if (stopped) return;
+    stopped = true;
+    unstopped.delete(stop);
+    try {
+      run("pg_ctl", ["-D", cluster, "-m", "immediate", "-w", "stop"]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  };
+  stopAtExit(stop);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     dataDir,
-    // Once: a test that stops a server (a replica going down) leaves afterAll's stop nothing to do.
-    stop: async () => {
-      if (stopped) return;
-      stopped = true;
-      try {
-        run("pg_ctl", ["-D", cluster, "-m", "immediate", "-w", "stop"]);
-      } finally {
-        rmSync(dataDir, { recursive: true, force: true });
-      }
-    },
+    stop: async () => stop(),
   };
 }
 
