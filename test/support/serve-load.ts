@@ -23,6 +23,10 @@ export interface ServeProcess {
 /** Start one `grk serve` (the built CLI at `cli`) on a free port; resolves once it prints its URL. */
 export function startServe(cli: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<ServeProcess> {
   const child = spawn(process.execPath, [cli, "serve", "--port", "0", ...args], { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "ignore", "pipe"] });
+  // A server outlives a caller that exits without stopping it (an interrupted benchmark): not past this process.
+  const killAtExit = (): void => void child.kill("SIGTERM");
+  process.once("exit", killAtExit);
+  child.once("exit", () => process.off("exit", killAtExit));
   return new Promise((resolve, reject) => {
     let stderr = "";
     let started = false;
