@@ -125,12 +125,9 @@ function stopAtExit(stop: () => void): void {
 
 /** The handle of a started cluster: stopping it deletes it. */
 function running(run: (cmd: string, args: string[]) => void, dataDir: string, cluster: string, port: number): TestPostgres {
-  let stopped = false;
   // Once: a test that stops a server (a replica going down) leaves afterAll's stop nothing to do.
   const stop = (): void => {
-    if (stopped) return;
-    stopped = true;
-    unstopped.delete(stop);
+    if (!unstopped.delete(stop)) return;
     try {
       run("pg_ctl", ["-D", cluster, "-m", "immediate", "-w", "stop"]);
     } finally {
