@@ -566,6 +566,35 @@ describe("filters and parameters", () => {
     expect(() => index.search(q, 5, { b: 1.5 })).toThrow(GroundkitError);
     expect(() => new PostingsIndex(db, { b: Number.NaN })).toThrow(GroundkitError);
   });
+
+  it("a query that throws part-way through scoring leaves the next queries' scores exact", () => {
+    // Scoring memory is reused from query to query (store/sqlite/scoring-scratch.ts); one abandoned
+    // mid-window or mid-pending-pass must not carry partial sums or set bits into later queries.
+    const { index, ref } = corpus(300);
+    const queries = [["t0", "t1", "t2", "t5"], ["t1", "t3"], ["t0", "t4", "t7", "t8", "t9"], ["t2"]];
+    let thrown = 0;
+    for (const throwAt of [1, 2, 3, 5, 8, 13, 40]) {
+      let calls = 0;
+      const failing = (): boolean => {
+        if (++calls === throwAt) throw new Error("filter failed");
+        return true;
+      };
+      for (const q of queries) {
+        calls = 0;
+        try {
+          index.search(q, 10, { allow: failing });
+          continue; // the query asked fewer times
+        } catch (err) {
+          expect((err as Error).message).toBe("filter failed");
+          thrown++;
+        }
+        for (const next of queries) {
+          expectSameTopK(index.search(next, 10), ref.search(next, 10), ref.scores(next, 0.9, 0.4), `after a throw at call ${throwAt} of ${q.join(" ")}`);
+        }
+      }
+    }
+    expect(thrown).toBeGreaterThan(15);
+  });
 });
 
 describe("query term frequency", () => {

@@ -14,7 +14,8 @@
  */
 import { bm25Params, checkParams, countQueryTerms, queryIdfs, BM25_DEFAULTS } from "../bm25.js";
 import { decodeDocTable, findRowid, type DocTable } from "../sqlite/postings-codec.js";
-import { PostingCursor, PostingList, TopK, WindowScratch, scoreExhaustive, scoreSegment, type ExhaustiveList } from "../sqlite/postings-query.js";
+import { PostingCursor, PostingList, TopK, scoreExhaustive, scoreSegment, type ExhaustiveList } from "../sqlite/postings-query.js";
+import { withScoringScratch, type ScoringScratch } from "../sqlite/scoring-scratch.js";
 import { rowsOf, type NamedStatement, type Queryable } from "./queryable.js";
 
 /** One hit: the chunk's row id and its BM25 score. */
@@ -209,19 +210,27 @@ export class PgLexicalSearch {
     if (dfs.every((df) => df === 0)) return [];
     const idfs = queryIdfs(n, dfs, qtfs);
     const top = new TopK(Math.min(k, n));
-    this.scoreTail(tails, idfs, p, top, allow);
-    const scratch = new WindowScratch();
-    // Largest segments first: they raise the k-th score early, which prunes the rest (as the SQLite engine).
-    const order = [...segs.entries()].filter(([, s]) => s.lists.length > 0).sort(([ua, a], [ub, b]) => b.ndocs - b.dead - (a.ndocs - a.dead) || ua - ub);
-    for (const [, seg] of order) {
-      const cursors = seg.lists.map((l) => new PostingCursor(l.list, idfs[l.term]!, p));
-      scoreSegment(cursors, { rowids: seg.docs.rowids, dls: seg.docs.dls, dead: seg.bits }, p, top, allow, scratch);
-    }
+    withScoringScratch((scratch) => {
+      this.scoreTail(tails, idfs, p, top, allow, scratch);
+      // Largest segments first: they raise the k-th score early, which prunes the rest (as the SQLite engine).
+      const order = [...segs.entries()].filter(([, s]) => s.lists.length > 0).sort(([ua, a], [ub, b]) => b.ndocs - b.dead - (a.ndocs - a.dead) || ua - ub);
+      for (const [, seg] of order) {
+        const cursors = seg.lists.map((l) => new PostingCursor(l.list, idfs[l.term]!, p));
+        scoreSegment(cursors, { rowids: seg.docs.rowids, dls: seg.docs.dls, dead: seg.bits }, p, top, allow, scratch);
+      }
+    });
     return top.sorted();
   }
 
   /** The tail's postings (one row list per term) scored exhaustively: it is small between segment builds. */
-  private scoreTail(tails: Array<Row | undefined>, idfs: number[], p: ReturnType<typeof bm25Params>, top: TopK, allow: ((rowid: number) => boolean) | undefined): void {
+  private scoreTail(
+    tails: Array<Row | undefined>,
+    idfs: number[],
+    p: ReturnType<typeof bm25Params>,
+    top: TopK,
+    allow: ((rowid: number) => boolean) | undefined,
+    scratch: ScoringScratch,
+  ): void {
     const index = new Map<number, number>();
     const rowids: number[] = [];
     const dls: number[] = [];
@@ -241,7 +250,7 @@ export class PgLexicalSearch {
       });
       lists.push({ w: idfs[t]! * (p.k1 + 1), docs, tfs: r.tfs! });
     });
-    if (lists.length > 0) scoreExhaustive(lists, Float64Array.from(rowids), Int32Array.from(dls), p, top, allow);
+    if (lists.length > 0) scoreExhaustive(lists, Float64Array.from(rowids), Int32Array.from(dls), p, top, allow, scratch);
   }
 
   /** A segment's postings list of a term: from the row when sent, else from the cache. */

@@ -12,6 +12,7 @@
  */
 import type { Bm25Params } from "../bm25.js";
 import { BLOCK_SIZE } from "./postings-codec.js";
+import { WINDOW, type ScoringScratch } from "./scoring-scratch.js";
 
 /** End-of-list sentinel (larger than any local document number). */
 export const END = 0x7fffffff;
@@ -258,7 +259,7 @@ export class PostingCursor {
    * at `base`) to the window's accumulator, decoding and scoring in one pass,
    * and move to the next block. Returns the new count of touched words.
    */
-  accumulateBlock(base: number, scratch: WindowScratch, nwords: number, normA: number, normB: number, dls: Int32Array): number {
+  accumulateBlock(base: number, scratch: ScoringScratch, nwords: number, normA: number, normB: number, dls: Int32Array): number {
     const { acc, bits, words } = scratch;
     const data = this.data;
     let pos = this.blkOff[this.bi]!;
@@ -421,7 +422,7 @@ export function scoreSegment(
   p: Bm25Params,
   top: TopK,
   allow: ((rowid: number) => boolean) | undefined,
-  scratch: WindowScratch = new WindowScratch(),
+  scratch: ScoringScratch,
 ): void {
   const cur = input.slice().sort((a, b) => a.ub - b.ub);
   const m = cur.length;
@@ -439,18 +440,6 @@ export function scoreSegment(
   if (ne === m) return;
   if (ne === m - 1) scoreOneEssential(cur, cum, ne, seg, p, top, allow);
   else scoreWindows(cur, cum, ne, seg, p, top, allow, scratch);
-}
-
-/** Documents per window of {@link scoreWindows}. */
-const WINDOW = 4096;
-
-/** Working memory of {@link scoreWindows}, reused across the segments of one query. */
-export class WindowScratch {
-  readonly acc = new Float64Array(WINDOW);
-  /** One bit per window document that has a partial score. */
-  readonly bits = new Int32Array(WINDOW / 32);
-  /** Indexes of the non-zero words of `bits`. */
-  readonly words = new Int32Array(WINDOW / 32);
 }
 
 /** The largest block bound of `c` over documents up to `last` (0 if it has none there). */
@@ -482,7 +471,7 @@ function scoreWindows(
   p: Bm25Params,
   top: TopK,
   allow: ((rowid: number) => boolean) | undefined,
-  scratch: WindowScratch,
+  scratch: ScoringScratch,
 ): void {
   const m = cur.length;
   const { rowids, dls, dead } = seg;
@@ -669,17 +658,17 @@ export function scoreExhaustive(
   p: Bm25Params,
   top: TopK,
   allow: ((rowid: number) => boolean) | undefined,
+  scratch: ScoringScratch,
 ): void {
   if (lists.length === 0) return;
-  const acc = new Float64Array(rowids.length);
-  const seen = new Uint8Array(rowids.length);
+  const { sums, seen } = scratch.exhaustive(rowids.length);
   const touched: number[] = [];
   for (const l of lists) {
     const { w, docs, tfs } = l;
     for (let j = 0; j < docs.length; j++) {
       const d = docs[j]!;
       const tf = tfs[j]!;
-      acc[d] = acc[d]! + (w * tf) / (tf + p.normA + p.normB * dls[d]!);
+      sums[d] = sums[d]! + (w * tf) / (tf + p.normA + p.normB * dls[d]!);
       if (seen[d] === 0) {
         seen[d] = 1;
         touched.push(d);
@@ -687,8 +676,12 @@ export function scoreExhaustive(
     }
   }
   for (const d of touched) {
-    const score = acc[d]!;
+    const score = sums[d]!;
     const rowid = rowids[d]!;
     if (top.accepts(score, rowid) && (allow === undefined || allow(rowid))) top.push(score, rowid);
+  }
+  for (const d of touched) {
+    sums[d] = 0;
+    seen[d] = 0;
   }
 }

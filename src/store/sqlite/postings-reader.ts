@@ -32,12 +32,12 @@ import {
   PostingCursor,
   PostingList,
   TopK,
-  WindowScratch,
   scoreExhaustive,
   scoreSegment,
   type ExhaustiveList,
 } from "./postings-query.js";
 import type { SegmentCache } from "./postings-segment-cache.js";
+import { withScoringScratch } from "./scoring-scratch.js";
 
 /** Postings lists shorter than this are not cached (see `lookup`). */
 const CACHE_MIN_BYTES = 4096;
@@ -239,29 +239,30 @@ export class PostingsReader {
     const idfs = queryIdfs(n, dfs, qtfs);
 
     const top = new TopK(Math.min(k, n));
-    if (pending) {
-      const lists: ExhaustiveList[] = [];
-      for (let t = 0; t < terms.length; t++) {
-        const id = pending.termIds.get(terms[t]!);
-        if (id === undefined) continue;
-        const from = pending.start[id]!;
-        const to = pending.start[id + 1]!;
-        lists.push({ w: idfs[t]! * (k1 + 1), docs: pending.docs.subarray(from, to), tfs: pending.tfs.subarray(from, to) });
+    withScoringScratch((scratch) => {
+      if (pending) {
+        const lists: ExhaustiveList[] = [];
+        for (let t = 0; t < terms.length; t++) {
+          const id = pending.termIds.get(terms[t]!);
+          if (id === undefined) continue;
+          const from = pending.start[id]!;
+          const to = pending.start[id + 1]!;
+          lists.push({ w: idfs[t]! * (k1 + 1), docs: pending.docs.subarray(from, to), tfs: pending.tfs.subarray(from, to) });
+        }
+        scoreExhaustive(lists, pending.rowids, pending.dls, p, top, allow, scratch);
       }
-      scoreExhaustive(lists, pending.rowids, pending.dls, p, top, allow);
-    }
-    const scratch = new WindowScratch();
-    // Largest segments first: they raise the k-th score early, which prunes the rest.
-    const order = this.segments
-      .filter((seg) => bySegment.has(seg.id))
-      .sort((x, y) => y.ndocs - y.dead - (x.ndocs - x.dead) || x.id - y.id);
-    for (const seg of order) {
-      const cursors = bySegment
-        .get(seg.id)!
-        .map((f) => new PostingCursor(f.list, idfs[f.term]!, p));
-      const docs = this.segmentCache.docTable(s, seg);
-      scoreSegment(cursors, { rowids: docs.rowids, dls: docs.dls, dead: this.segmentCache.deadBitmap(s, seg) }, p, top, allow, scratch);
-    }
+      // Largest segments first: they raise the k-th score early, which prunes the rest.
+      const order = this.segments
+        .filter((seg) => bySegment.has(seg.id))
+        .sort((x, y) => y.ndocs - y.dead - (x.ndocs - x.dead) || x.id - y.id);
+      for (const seg of order) {
+        const cursors = bySegment
+          .get(seg.id)!
+          .map((f) => new PostingCursor(f.list, idfs[f.term]!, p));
+        const docs = this.segmentCache.docTable(s, seg);
+        scoreSegment(cursors, { rowids: docs.rowids, dls: docs.dls, dead: this.segmentCache.deadBitmap(s, seg) }, p, top, allow, scratch);
+      }
+    });
     return top.sorted();
   }
 
