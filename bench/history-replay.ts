@@ -7,13 +7,13 @@
  * (summed over the replay, and the median per commit), the history kept (versions, distinct blocks, bytes),
  * bytes per kept version, and both files' sizes. Writes bench/results/history-replay.json and .md.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { openCollection, parseHistorySpec, type Collection } from "../src/collection/index.js";
-import { helpIfAsked, integerOption, parseOptions } from "./cli-options.js";
+import { helpIfAsked, integerOption, parseOptions, usage } from "./cli-options.js";
 
 const HELP = `usage: npm run bench:history [-- options]
   --repo DIR       the repository whose history is replayed (default: the current folder)
@@ -34,10 +34,24 @@ const { values } = parseOptions({
 const repo = resolve(values.repo);
 // The first commit is a full ingest, left out of the per-commit median: one commit leaves that median empty.
 const count = integerOption("commits", values.commits, 2);
-const paths = values.paths.split(",").filter((p) => p !== "");
+const paths = values.paths
+  .split(",")
+  .map((p) => p.trim())
+  .filter((p) => p !== "");
+if (paths.length === 0) usage("--paths must name at least one path of the repository, e.g. docs,src");
 
-const git = (...args: string[]): string => execFileSync("git", ["-C", repo, ...args], { encoding: "utf8", maxBuffer: 1 << 28 });
+/** `git -C repo …`'s output; a failure (not a repository, no commits, no git) is a usage line with git's first line of complaint. */
+function git(...args: string[]): string {
+  const r = spawnSync("git", ["-C", repo, ...args], { encoding: "utf8", maxBuffer: 1 << 28 });
+  if (r.status !== 0) {
+    const why = r.error?.message ?? (r.stderr.trim().split("\n")[0] || `git exited with ${r.status}`);
+    usage(`--repo ${repo}: git ${args[0]} failed: ${why}`);
+  }
+  return r.stdout;
+}
+if (git("ls-tree", "--name-only", "HEAD", "--", ...paths).trim() === "") usage(`none of --paths ${paths.join(",")} is in ${repo}'s HEAD`);
 const commits = git("rev-list", "--first-parent", `--max-count=${count}`, "HEAD").trim().split("\n").reverse();
+if (commits.length < 2) usage(`--repo ${repo} has ${commits.length} first-parent commit; the replay needs at least 2`);
 
 const work = mkdtempSync(join(tmpdir(), "grk-history-bench-"));
 const tree = join(work, "tree");

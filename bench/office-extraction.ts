@@ -1,5 +1,5 @@
 /**
- * `npm run tools:build && node .tools-build/bench/office-extraction.js [options] [FOLDER…]` (HELP below):
+ * `npm run tools:build && node .tools-build/bench/office-extraction.js [options] [FILE|FOLDER…]` (HELP below):
  * extraction speed of office documents and e-books through the bounded
  * extraction worker, as ingest and verification run it (docs/decisions/0022-office-documents.md).
  * Every .docx .pptx .xlsx .odt .odp .ods .epub file of the folders is extracted
@@ -11,14 +11,15 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "n
 import { extname, join, resolve } from "node:path";
 import { codePointLength } from "../src/core/text.js";
 import { getExtractorRegistry } from "../src/extract/registry.js";
-import { helpIfAsked, integerOption, parseOptions } from "./cli-options.js";
+import { helpIfAsked, integerOption, parseOptions, usage } from "./cli-options.js";
 
 const OFFICE = new Set([".docx", ".pptx", ".xlsx", ".odt", ".odp", ".ods", ".epub"]);
 
-const HELP = `usage: node .tools-build/bench/office-extraction.js [options] [FOLDER…]
-  FOLDER…     folders whose ${[...OFFICE].join(" ")} files are extracted (default test/fixtures/office)
-  --runs N    extractions per file, the median kept (default 3)
-  --out DIR   results folder (default bench/results)
+const HELP = `usage: node .tools-build/bench/office-extraction.js [options] [FILE|FOLDER…]
+  FILE|FOLDER…  office documents and e-books (${[...OFFICE].join(" ")}) to extract, or folders of them
+                (default test/fixtures/office)
+  --runs N      extractions per file, the median kept (default 3)
+  --out DIR     results folder (default bench/results)
 `;
 
 interface FileResult {
@@ -29,11 +30,27 @@ interface FileResult {
   code_points: number;
 }
 
-function filesOf(folder: string): string[] {
-  return readdirSync(folder)
-    .map((name) => join(folder, name))
-    .filter((path) => OFFICE.has(extname(path).toLowerCase()) && statSync(path).isFile())
-    .sort();
+function isOffice(path: string): boolean {
+  return OFFICE.has(extname(path).toLowerCase());
+}
+
+/** The office files a command-line argument names: itself, or those in the folder it is; anything else is a usage line. */
+function filesOf(arg: string): string[] {
+  const path = resolve(arg);
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    usage(`${arg}: no such file or folder`);
+  }
+  if (stat.isDirectory()) {
+    return readdirSync(path)
+      .map((name) => join(path, name))
+      .filter((file) => isOffice(file) && statSync(file).isFile())
+      .sort();
+  }
+  if (!isOffice(path)) usage(`${arg} is not one of ${[...OFFICE].join(" ")}`);
+  return [path];
 }
 
 async function main(): Promise<void> {
@@ -43,11 +60,13 @@ async function main(): Promise<void> {
     allowPositionals: true,
   });
   const runs = integerOption("runs", values.runs!);
-  const folders = positionals.length ? positionals : ["test/fixtures/office"];
+  const inputs = positionals.length ? positionals : ["test/fixtures/office"];
+  const files = inputs.flatMap(filesOf);
+  if (files.length === 0) usage(`no ${[...OFFICE].join(" ")} file in ${inputs.join(", ")}`);
   const office = (await getExtractorRegistry()).get("office");
   if (!office) throw new Error("the office extractor is unavailable");
   const results: FileResult[] = [];
-  for (const path of folders.flatMap((f) => filesOf(resolve(f)))) {
+  for (const path of files) {
     const bytes = new Uint8Array(readFileSync(path));
     const times: number[] = [];
     let codePoints = 0;

@@ -6,7 +6,7 @@
  * `npm run tools:build`, which `npm test` does not do: built here first.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -19,7 +19,7 @@ const TOOLS: Record<string, string[]> = {
   "load-search": ["--seconds", "--documents", "--levels", "--workers", "--index", "--node-arg", "--cli", "--no-write", "--out"],
   "history-replay": ["--repo", "--commits", "--paths", "--out"],
   "mcp-search-bytes": ["--cli", "--format", "--label", "--out"],
-  "office-extraction": ["--runs", "--out", "FOLDER"],
+  "office-extraction": ["--runs", "--out", "FILE|FOLDER"],
   "postgres-bm25": ["--chunks", "--out"],
   "write-doc": ["--results", "--out"],
   moves: ["--source", "--seed", "--out"],
@@ -55,6 +55,46 @@ describe.each(Object.entries(TOOLS))("bench/%s", (name, options) => {
       expect(r.code, r.stderr).toBe(0);
       for (const option of options) expect(r.stdout).toContain(option);
     }
+  });
+});
+
+/** One `bench: …` line naming what is wrong, exit 2, no stack trace. */
+function expectUsageLine(r: ReturnType<typeof tool>, says: RegExp): void {
+  expect(r.stderr).toMatch(/^bench: /);
+  expect(r.stderr).toMatch(says);
+  expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  expect(r.code, r.stderr).toBe(2);
+}
+
+describe("bench/history-replay's repository and paths", () => {
+  it("refuses a folder that is not a git repository, and paths that name nothing", () => {
+    const notRepo = mkdtempSync(join(tmpdir(), "grk-not-a-repo-"));
+    try {
+      expectUsageLine(tool("history-replay", ["--repo", notRepo]), /not a git repository/);
+    } finally {
+      rmSync(notRepo, { recursive: true, force: true });
+    }
+    expectUsageLine(tool("history-replay", ["--paths", ""]), /--paths must name at least one path/);
+    expectUsageLine(tool("history-replay", ["--paths", " , "]), /--paths must name at least one path/);
+    expectUsageLine(tool("history-replay", ["--paths", "no-such-folder"]), /none of --paths no-such-folder is in/);
+  });
+});
+
+describe("bench/office-extraction's inputs", () => {
+  it("takes a file as well as a folder, and refuses what it cannot extract by name", () => {
+    const out = mkdtempSync(join(tmpdir(), "grk-office-bench-"));
+    try {
+      const r = tool("office-extraction", ["--runs", "1", "--out", out, "test/fixtures/office/handbook.docx"]);
+      expect(r.code, r.stderr).toBe(0);
+      const results = JSON.parse(readFileSync(join(out, "office-extraction.json"), "utf8")) as { files: number; results: Array<{ file: string }> };
+      expect(results.files).toBe(1);
+      expect(results.results[0]!.file).toBe(join(ROOT, "test/fixtures/office/handbook.docx"));
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+    expectUsageLine(tool("office-extraction", ["no/such/file.docx"]), /no\/such\/file\.docx: no such file or folder/);
+    expectUsageLine(tool("office-extraction", ["package.json"]), /package\.json is not one of \.docx/);
+    expectUsageLine(tool("office-extraction", ["test/fixtures"]), /no \.docx .* file in test\/fixtures/);
   });
 });
 
