@@ -5,6 +5,7 @@
  * instead of running on, detached, and its scratch folders are removed.
  */
 import { rmSync } from "node:fs";
+import { atExit } from "../test/support/at-exit.js";
 
 export function exitOnSignal(): void {
   process.once("SIGINT", () => process.exit(130));
@@ -13,5 +14,5 @@ export function exitOnSignal(): void {
 
 /** Remove `dir` when the process exits, however it ends (a `finally` does not run on `process.exit`). */
 export function removeAtExit(dir: string): void {
-  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  atExit(() => rmSync(dir, { recursive: true, force: true }));
 }

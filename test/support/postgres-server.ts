@@ -18,6 +18,7 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } fr
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { atExit } from "./at-exit.js";
 
 export interface TestPostgres {
   /** postgres://postgres@127.0.0.1:PORT/postgres (trust auth on loopback). */
@@ -105,36 +106,22 @@ async function startOnFreePort(run: (cmd: string, args: string[]) => void, dataD
   }
 }
 
-/** Clusters started by this process and not yet stopped: stopped when it exits. */
-const unstopped = new Set<() => void>();
-let exitHooked = false;
-
-/**
- * pg_ctl leaves the server running on its own, so a process that ends without
- * stopping it (an exception, `process.exit`, a signal turned into an exit,
- * see bench/exit-on-signal.ts) would leave a server and its data behind. An
- * exit handler must be synchronous, as stopping is.
- */
-function stopAtExit(stop: () => void): void {
-  if (!exitHooked) {
-    exitHooked = true;
-    process.once("exit", () => unstopped.forEach((s) => s()));
-  }
-  unstopped.add(stop);
-}
-
 /** The handle of a started cluster: stopping it deletes it. */
 function running(run: (cmd: string, args: string[]) => void, dataDir: string, cluster: string, port: number): TestPostgres {
   // Once: a test that stops a server (a replica going down) leaves afterAll's stop nothing to do.
+  // pg_ctl leaves the server running on its own: a process ending without stopping it stops it at exit.
+  let stopped = false;
   const stop = (): void => {
-    if (!unstopped.delete(stop)) return;
+    if (stopped) return;
+    stopped = true;
+    forget();
     try {
       run("pg_ctl", ["-D", cluster, "-m", "immediate", "-w", "stop"]);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
   };
-  stopAtExit(stop);
+  const forget = atExit(stop);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,

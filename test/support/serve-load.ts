@@ -12,6 +12,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { Pool } from "undici";
+import { atExit } from "./at-exit.js";
 
 export interface ServeProcess {
   url: string;
@@ -24,9 +25,7 @@ export interface ServeProcess {
 export function startServe(cli: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<ServeProcess> {
   const child = spawn(process.execPath, [cli, "serve", "--port", "0", ...args], { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "ignore", "pipe"] });
   // A server outlives a caller that exits without stopping it (an interrupted benchmark): not past this process.
-  const killAtExit = (): void => void child.kill("SIGTERM");
-  process.once("exit", killAtExit);
-  child.once("exit", () => process.off("exit", killAtExit));
+  child.once("exit", atExit(() => void child.kill("SIGTERM")));
   return new Promise((resolve, reject) => {
     let stderr = "";
     let started = false;
