@@ -9,39 +9,11 @@ import { fuseHybrid } from "../src/retrieve/hybrid.js";
 import { DEFAULT_CODE_DENSE_WEIGHT, reorderCodeChunks } from "../src/retrieve/code-fusion.js";
 import { isProgrammingLanguage } from "../src/core/code-languages.js";
 import type { ScoredChunk } from "../src/store/store.js";
+import { scoredChunk } from "./support/scored-chunk.js";
 
 /** A scored chunk; `lang` makes it a code chunk (or a data file's, for `json`). */
 function chunk(id: string, score: number, lang?: string): ScoredChunk {
-  return {
-    chunk_id: id,
-    ordinal: 0,
-    text: id,
-    start_offset: 0,
-    end_offset: id.length,
-    start_line: 1,
-    end_line: 1,
-    page_start: null,
-    page_end: null,
-    source_start_line: null,
-    source_end_line: null,
-    location: null,
-    text_hash: id,
-    heading_path: [],
-    ...(lang !== undefined ? { code: { lang, symbols: [], within: [] } } : {}),
-    document: {
-      document_id: `d-${id}`,
-      source: `/src/${id}`,
-      source_class: "text",
-      extractor: null,
-      base_dir: null,
-      fingerprint: id,
-      content_hash: id,
-      content_length: id.length,
-      ingested_at: "2026-12-03T00:00:00Z",
-      metadata: {},
-    },
-    score,
-  };
+  return scoredChunk({ chunk_id: id, text: id, text_hash: id, source: `/src/${id}`, score, ...(lang !== undefined ? { code: { lang, symbols: [], within: [] } } : {}) });
 }
 
 describe("hybrid fusion of code chunks", () => {

@@ -3,8 +3,12 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { GroundkitError } from "../src/core/errors.js";
 import { DEFAULT_RRF_K, rrfFuse, withTopRankBonus } from "../src/retrieve/fusion.js";
-import { hybridPoolSize } from "../src/retrieve/hybrid.js";
+import { chunkIdFor } from "../src/core/ids.js";
+import { sha256 } from "../src/core/text.js";
+import { fuseHybrid, hybridPoolSize } from "../src/retrieve/hybrid.js";
 import { convexFuse } from "../src/retrieve/score-fusion.js";
+import type { ScoredChunk } from "../src/store/store.js";
+import { scoredChunk } from "./support/scored-chunk.js";
 
 describe("rrfFuse", () => {
   it("sums weight / (k + rank) over lists", () => {
@@ -133,5 +137,39 @@ describe("hybridPoolSize", () => {
     expect(hybridPoolSize(20)).toBe(80);
     expect(hybridPoolSize(10, 200)).toBe(200);
     expect(hybridPoolSize(30, 5)).toBe(30);
+  });
+});
+
+/** A scored chunk of file `name` under `folder`, its id derived from the absolute path as ingest derives it. */
+function chunkIn(folder: string, name: string, score: number): ScoredChunk {
+  const source = `${folder}/${name}.txt`;
+  const text = `text of ${name}`;
+  const textHash = sha256(text);
+  return scoredChunk({ chunk_id: chunkIdFor(source, 0, text.length, textHash), text, text_hash: textHash, source, score });
+}
+
+describe("fuseHybrid", () => {
+  it("orders tied hits the same wherever the files are (ids derive from the absolute path)", () => {
+    // Twenty documents only BM25 finds and twenty only the dense side finds, rank for rank: twenty ties.
+    const ranked = (folder: string) => {
+      const lexical = Array.from({ length: 20 }, (_, i) => chunkIn(folder, `lexical-${i}`, 20 - i));
+      const dense = Array.from({ length: 20 }, (_, i) => chunkIn(folder, `dense-${i}`, 0.9 - i / 100));
+      return fuseHybrid(lexical, dense, 40).map((c) => c.text);
+    };
+    const here = ranked("/tmp/grk-eval-a1b2c3/corpus");
+    expect(ranked("/tmp/grk-eval-x9y8z7/corpus")).toEqual(here);
+    expect(ranked("/home/someone/checkout/evals/corpus")).toEqual(here);
+    // Each tie is still a pair at one rank: the fused scores fall in twos.
+    expect(new Set(here.slice(0, 2))).toEqual(new Set(["text of lexical-0", "text of dense-0"]));
+  });
+
+  it("orders ties the same way under convex fusion", () => {
+    const ranked = (folder: string) => {
+      const lexical = [chunkIn(folder, "a", 5), chunkIn(folder, "b", 5), chunkIn(folder, "c", 1)];
+      const dense = [chunkIn(folder, "d", 0.8), chunkIn(folder, "e", 0.8), chunkIn(folder, "c", 0.2)];
+      return fuseHybrid(lexical, dense, 5, { fusion: "convex" }).map((c) => c.text);
+    };
+    expect(ranked("/srv/one")).toEqual(ranked("/srv/two"));
+    expect(ranked("/srv/one")).toEqual(ranked("/var/three"));
   });
 });

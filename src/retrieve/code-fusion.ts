@@ -17,7 +17,8 @@ export const DEFAULT_CODE_DENSE_WEIGHT = 0.2;
 /**
  * Reorder the code chunks of `fused` (best first) by `w · dense + (1 − w) · lexical`
  * over the code chunks of each pool, keeping the scores of the places they fill.
- * Only ids `fused` holds are placed (a side weighted 0 adds none).
+ * Only ids `fused` holds are placed (a side weighted 0 adds none); `idOf` is the
+ * id `fused` holds for a chunk.
  *
  * @example
  *   // fused [c1 0.03, p 0.02, c2 0.01], BM25 far surer of c2: [c2 0.03, p 0.02, c1 0.01]
@@ -28,10 +29,11 @@ export function reorderCodeChunks(
   dense: readonly ScoredChunk[],
   isCode: (chunk: ScoredChunk) => boolean,
   denseWeight: number = DEFAULT_CODE_DENSE_WEIGHT,
+  idOf: (chunk: ScoredChunk) => string = (c) => c.chunk_id,
 ): FusedHit[] {
   const codeOf = (pool: readonly ScoredChunk[]) => {
     const code = pool.filter(isCode);
-    return { ids: code.map((c) => c.chunk_id), scores: code.map((c) => c.score) };
+    return { ids: code.map(idOf), scores: code.map((c) => c.score) };
   };
   const inFused = new Set(fused.map((h) => h.id));
   const codeOrder = convexFuse(codeOf(lexical), codeOf(dense), denseWeight)

@@ -6,6 +6,7 @@
  * nearest neighbours is noise, and saying "nothing matched" lets the caller
  * abstain.
  */
+import { tieKey } from "../store/hit-order.js";
 import type { ScoredChunk } from "../store/store.js";
 import { DEFAULT_RRF_K, rrfFuse, withTopRankBonus, type FusedHit, type RankedList } from "./fusion.js";
 import { convexFuse } from "./score-fusion.js";
@@ -42,20 +43,20 @@ export function hybridPoolSize(topK: number, configured?: number): number {
 }
 
 function fuseIds(lexical: ScoredChunk[], dense: ScoredChunk[], opts: HybridOptions): FusedHit[] {
-  return reorderCodeChunks(fuseAll(lexical, dense, opts), lexical, dense, isCodeChunk, opts.codeDenseWeight);
+  return reorderCodeChunks(fuseAll(lexical, dense, opts), lexical, dense, isCodeChunk, opts.codeDenseWeight, tieKey);
 }
 
 function fuseAll(lexical: ScoredChunk[], dense: ScoredChunk[], opts: HybridOptions): FusedHit[] {
   if (opts.fusion === "convex") {
     return convexFuse(
-      { ids: lexical.map((c) => c.chunk_id), scores: lexical.map((c) => c.score) },
-      { ids: dense.map((c) => c.chunk_id), scores: dense.map((c) => c.score) },
+      { ids: lexical.map(tieKey), scores: lexical.map((c) => c.score) },
+      { ids: dense.map(tieKey), scores: dense.map((c) => c.score) },
       opts.convexDenseWeight ?? DEFAULT_CONVEX_DENSE_WEIGHT,
     );
   }
   const lists: RankedList[] = [
-    { ids: lexical.map((c) => c.chunk_id), weight: opts.weights?.lexical ?? 1 },
-    { ids: dense.map((c) => c.chunk_id), weight: opts.weights?.dense ?? 1 },
+    { ids: lexical.map(tieKey), weight: opts.weights?.lexical ?? 1 },
+    { ids: dense.map(tieKey), weight: opts.weights?.dense ?? 1 },
   ];
   const fused = rrfFuse(lists, opts.rrfK ?? DEFAULT_RRF_K);
   return opts.rankBonus ? withTopRankBonus(fused, lists) : fused;
@@ -63,7 +64,8 @@ function fuseAll(lexical: ScoredChunk[], dense: ScoredChunk[], opts: HybridOptio
 
 /**
  * Fuse the two pools (dense already thresholded) into the top `topK`, with the
- * fused score as each hit's score.
+ * fused score as each hit's score. Chunks are fused under {@link tieKey}, so equal
+ * fused scores fall in the order the stores give equal scores, wherever the files are.
  */
 export function fuseHybrid(
   lexical: ScoredChunk[],
@@ -72,9 +74,12 @@ export function fuseHybrid(
   opts: HybridOptions = {},
 ): ScoredChunk[] {
   if (lexical.length === 0 && dense.length === 0) return [];
-  const byId = new Map<string, ScoredChunk>();
-  for (const c of [...lexical, ...dense]) if (!byId.has(c.chunk_id)) byId.set(c.chunk_id, c);
+  const byKey = new Map<string, ScoredChunk>();
+  for (const c of [...lexical, ...dense]) {
+    const key = tieKey(c);
+    if (!byKey.has(key)) byKey.set(key, c);
+  }
   return fuseIds(lexical, dense, opts)
     .slice(0, topK)
-    .map((f) => ({ ...byId.get(f.id)!, score: f.score }));
+    .map((f) => ({ ...byKey.get(f.id)!, score: f.score }));
 }

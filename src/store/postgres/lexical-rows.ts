@@ -12,6 +12,7 @@
  * the scoring statement's snapshot had them, and such a row never changes.
  */
 import { GroundkitError } from "../../core/errors.js";
+import { byScoreThenTie } from "../hit-order.js";
 import type { ScoredChunk } from "../store.js";
 import { CHUNK_COLUMNS, DOC_COLUMNS, joinedRowOfRaw, toChunk, type JoinedRow } from "../rows.js";
 import type { ChunkRowCache } from "../chunk-row-cache.js";
@@ -29,7 +30,7 @@ const ROWS: NamedStatement = {
   rowMode: "array",
 };
 
-/** The best `k` chunks for the analyzed `terms`, with their rows, best first (equal scores by row id). */
+/** The best `k` chunks for the analyzed `terms`, with their rows, best first (equal scores in hit-order.ts's order). */
 export async function searchLexicalRows(
   q: Queryable,
   engine: PgLexicalSearch,
@@ -58,7 +59,7 @@ export async function searchLexicalRows(
         cache?.put(scope, r.rowid_, r);
       }
     }
-    return hits.map((h) => ({ ...toChunk(byId.get(h.rowid)!), score: h.score }));
+    return hits.map((h) => ({ ...toChunk(byId.get(h.rowid)!), score: h.score })).sort(byScoreThenTie);
   }
   throw new GroundkitError("STORE_BUSY", `The collection changed under ${ATTEMPTS} searches in a row; retry the search.`);
 }

@@ -42,6 +42,7 @@ import { collectionSchema, schemaPrefix } from "./schema-name.js";
 import { compileChunkFilter, globKey, globsOf, Params, PATH_OF_DOCUMENT } from "./filter-sql.js";
 import { dropSchema, lockKey, openSchema, quoteIdent } from "./open-schema.js";
 import { ChunkRowCache } from "../chunk-row-cache.js";
+import { byScoreThenTie } from "../hit-order.js";
 import { searchLexicalRows } from "./lexical-rows.js";
 import { MOVES_KEY, PgLexicalSearch, type AllowedChunksSql } from "./lexical-search.js";
 import { syncLexicalSegments as syncLexicalSegmentsOn } from "./lexical-segments.js";
@@ -795,9 +796,14 @@ export class PostgresStore implements Store {
    * found). With pgvector, candidates come from the HNSW index and are
    * rescored; a filter passing few vectors, or an index scan that came back
    * short (dead rows, a filter rejecting most of the graph), is searched
-   * exactly instead. See docs/decisions/0011-postgres-store.md.
+   * exactly instead. See docs/decisions/0011-postgres-store.md. Equal scores
+   * come in store/hit-order.ts's order, as in every store.
    */
-  searchVectors(query: Float32Array, limit: number, filter?: ChunkFilter): Promise<ScoredChunk[]> {
+  async searchVectors(query: Float32Array, limit: number, filter?: ChunkFilter): Promise<ScoredChunk[]> {
+    return (await this.nearestChunks(query, limit, filter)).sort(byScoreThenTie);
+  }
+
+  private nearestChunks(query: Float32Array, limit: number, filter?: ChunkFilter): Promise<ScoredChunk[]> {
     return this.snapshot(async (s) => {
       const col = await readVectorColumn(s.db);
       if (col.dims === undefined) throw new GroundkitError("NO_VECTORS", "This collection has no vectors yet.");

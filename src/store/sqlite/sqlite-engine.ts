@@ -24,6 +24,7 @@ import type {
 } from "../store.js";
 import { ChunkRowCache } from "../chunk-row-cache.js";
 import { CHUNK_COLUMNS, chunkMetadataJson, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, joinedRowOfRaw, statsOf, toChunk, toDocument, type DocumentRow, type JoinedRow } from "../rows.js";
+import { byScoreThenTie } from "../hit-order.js";
 import type { Db } from "./db.js";
 import { openDatabase } from "./open-database.js";
 import { filteredChunkIds } from "./filter-sql.js";
@@ -422,8 +423,7 @@ export class SqliteEngine {
       const row = rows.get(h.rowid);
       return row ? [{ ...toChunk(row), score: h.score }] : [];
     });
-    // Equal scores break on chunk id, which is stable across re-ingests (rowids are not).
-    return out.sort((a, b) => b.score - a.score || (a.chunk_id < b.chunk_id ? -1 : a.chunk_id > b.chunk_id ? 1 : 0));
+    return out.sort(byScoreThenTie);
   }
 
   /** Chunk rowids passing a filter, computed inside SQLite. */
@@ -440,10 +440,12 @@ export class SqliteEngine {
       const hits = this.functions.metered(() => this.nearest(query, limit, filter));
       if (hits.length === 0) return [];
       const rows = this.hitRowsOf(hits.map((h) => h.rowid), ownSnapshot);
-      return hits.flatMap((h) => {
-        const row = rows.get(h.rowid);
-        return row ? [{ ...toChunk(row), score: 1 - h.distance }] : [];
-      });
+      return hits
+        .flatMap((h) => {
+          const row = rows.get(h.rowid);
+          return row ? [{ ...toChunk(row), score: 1 - h.distance }] : [];
+        })
+        .sort(byScoreThenTie);
     })();
   }
 
