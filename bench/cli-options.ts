@@ -8,8 +8,16 @@ export function usage(message: string): never {
   process.exit(2);
 }
 
-/** `parseArgs`, an unknown or malformed option ending in {@link usage}. */
-export function parseOptions<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+/**
+ * `parseArgs`, an unknown or malformed option ending in {@link usage}. With `--help` or `-h` given as an
+ * option (not as another option's value, as in `--name -h`), print `help` and exit 0 instead, before any
+ * option is checked or any work starts.
+ */
+export function parseOptions<T extends ParseArgsConfig>(config: T, help: string): ReturnType<typeof parseArgs<T>> {
+  if (asksForHelp(config)) {
+    process.stdout.write(help);
+    process.exit(0);
+  }
   try {
     return parseArgs(config);
   } catch (err) {
@@ -17,11 +25,16 @@ export function parseOptions<T extends ParseArgsConfig>(config: T): ReturnType<t
   }
 }
 
-/** With `--help` or `-h` among `args`, print `help` and exit 0: before any option is checked or any work starts. */
-export function helpIfAsked(help: string, args: readonly string[] = process.argv.slice(2)): void {
-  if (!args.includes("--help") && !args.includes("-h")) return;
-  process.stdout.write(help);
-  process.exit(0);
+/** Whether `--help`/`-h` is among the options, read leniently: unknown options and bad values do not hide it. */
+function asksForHelp(config: ParseArgsConfig): boolean {
+  const { tokens } = parseArgs({
+    args: config.args ?? process.argv.slice(2),
+    options: { ...config.options, help: { type: "boolean", short: "h" } },
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  return tokens.some((t) => t.kind === "option" && t.name === "help");
 }
 
 /** Option `--name`'s `value` as an integer of at least `min` (1: a positive integer), else {@link usage}. */

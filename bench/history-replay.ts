@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { openCollection, parseHistorySpec, type Collection } from "../src/collection/index.js";
-import { helpIfAsked, integerOption, parseOptions, usage } from "./cli-options.js";
+import { integerOption, parseOptions, usage } from "./cli-options.js";
 
 const HELP = `usage: npm run bench:history [-- options]
   --repo DIR       the repository whose history is replayed (default: the current folder)
@@ -22,7 +22,6 @@ const HELP = `usage: npm run bench:history [-- options]
   --out DIR        results folder (default bench/results)
 `;
 
-helpIfAsked(HELP);
 const { values } = parseOptions({
   options: {
     repo: { type: "string", default: process.cwd() },
@@ -30,7 +29,7 @@ const { values } = parseOptions({
     paths: { type: "string", default: "docs,src" },
     out: { type: "string", default: "bench/results" },
   },
-});
+}, HELP);
 const repo = resolve(values.repo);
 // The first commit is a full ingest, left out of the per-commit median: one commit leaves that median empty.
 const count = integerOption("commits", values.commits, 2);

@@ -12,7 +12,7 @@ import { join, resolve } from "node:path";
 import { Pool } from "undici";
 import { openCollection } from "../src/collection/index.js";
 import { DEFAULTS } from "../src/core/config.js";
-import { helpIfAsked, integerOption, parseOptions, usage } from "./cli-options.js";
+import { integerOption, parseOptions, usage } from "./cli-options.js";
 import { writeCorpus } from "./corpus.js";
 import { summarize, type Latency } from "./measure.js";
 import { buildQueries } from "./queries.js";
@@ -102,7 +102,6 @@ async function level(url: string, clients: number, seconds: number, queries: str
 }
 
 async function main(): Promise<void> {
-  helpIfAsked(HELP);
   const { values } = parseOptions({
     options: {
       seconds: { type: "string", default: "10" },
@@ -117,7 +116,7 @@ async function main(): Promise<void> {
       cli: { type: "string", default: BUILT_CLI },
     },
     strict: true,
-  });
+  }, HELP);
   const seconds = Number(values.seconds);
   if (!(seconds > 0 && Number.isFinite(seconds))) usage(`--seconds must be a positive number, not '${values.seconds}'`);
   const documents = integerOption("documents", values.documents!);

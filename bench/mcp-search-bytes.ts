@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { helpIfAsked, parseOptions, usage } from "./cli-options.js";
+import { parseOptions, usage } from "./cli-options.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
@@ -32,7 +32,6 @@ function quantile(sorted: number[], q: number): number {
 }
 
 async function main(): Promise<void> {
-  helpIfAsked(HELP);
   const { values } = parseOptions({
     options: {
       cli: { type: "string", default: join(ROOT, "dist/cli/main.js") },
@@ -40,7 +39,7 @@ async function main(): Promise<void> {
       label: { type: "string" },
       out: { type: "string", default: join(ROOT, "bench/results") },
     },
-  });
+  }, HELP);
   if (values.format !== "full" && values.format !== "compact") usage(`--format must be full or compact, not '${values.format}'`);
   const format = values.format;
   const label = values.label ?? format;

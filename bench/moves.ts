@@ -35,7 +35,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { citationOf } from "../src/cite/citation.js";
 import { openCollection, type Citation, type Collection, type Verification } from "../src/index.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
-import { helpIfAsked, integerOption, parseOptions } from "./cli-options.js";
+import { integerOption, parseOptions } from "./cli-options.js";
 import { mulberry32 } from "./corpus.js";
 
 type Op = "untouched" | "rename" | "move" | "rename_edit" | "edit" | "section_moved" | "split" | "merge" | "delete";
@@ -73,11 +73,10 @@ const HELP = `usage: npm run bench:moves [-- options]
 `;
 
 function args(): { source: string[]; seed: number; out: string } {
-  helpIfAsked(HELP);
   const { values } = parseOptions({
     options: { source: { type: "string" }, seed: { type: "string", default: "28" }, out: { type: "string", default: "bench/results/moves" } },
     strict: true,
-  });
+  }, HELP);
   const sources = values.source ? [resolve(values.source)] : ["node_modules/fastify/docs", "node_modules/undici/docs"].map((p) => resolve(p));
   return { source: sources, seed: integerOption("seed", values.seed, 0), out: values.out };
 }

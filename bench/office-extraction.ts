@@ -11,7 +11,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "n
 import { extname, join, resolve } from "node:path";
 import { codePointLength } from "../src/core/text.js";
 import { getExtractorRegistry } from "../src/extract/registry.js";
-import { helpIfAsked, integerOption, parseOptions, usage } from "./cli-options.js";
+import { integerOption, parseOptions, usage } from "./cli-options.js";
 
 const OFFICE = new Set([".docx", ".pptx", ".xlsx", ".odt", ".odp", ".ods", ".epub"]);
 
@@ -54,11 +54,10 @@ function filesOf(arg: string): string[] {
 }
 
 async function main(): Promise<void> {
-  helpIfAsked(HELP);
   const { values, positionals } = parseOptions({
     options: { runs: { type: "string", default: "3" }, out: { type: "string", default: "bench/results" } },
     allowPositionals: true,
-  });
+  }, HELP);
   const runs = integerOption("runs", values.runs!);
   const inputs = positionals.length ? positionals : ["test/fixtures/office"];
   const files = inputs.flatMap(filesOf);

@@ -28,7 +28,7 @@ import { CHUNK_COLUMNS, DOC_COLUMNS } from "../src/store/rows.js";
 import { openPool } from "../test/support/pg-pool.js";
 import { startPostgres } from "../test/support/postgres-server.js";
 import { percentileOf } from "../test/support/serve-load.js";
-import { helpIfAsked, integerOption, parseOptions } from "./cli-options.js";
+import { integerOption, parseOptions } from "./cli-options.js";
 import { exitOnSignal, removeAtExit } from "./exit-on-signal.js";
 import { writeCorpus } from "./corpus.js";
 import { buildQueries } from "./queries.js";
@@ -53,11 +53,10 @@ async function timeAll(queries: string[][], run: (terms: string[]) => Promise<un
 }
 
 async function main(): Promise<void> {
-  helpIfAsked(HELP);
   const { values } = parseOptions({
     options: { chunks: { type: "string", default: "20000" }, out: { type: "string", default: resolve(import.meta.dirname, "../../bench/results") } },
     strict: true,
-  });
+  }, HELP);
   const chunks = integerOption("chunks", values.chunks!);
   const log = (s: string): void => void process.stderr.write(`bench(postgres-bm25): ${s}\n`);
   exitOnSignal();

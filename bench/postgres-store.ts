@@ -186,7 +186,7 @@ export async function runPostgresStoreBench(argv: string[]): Promise<void> {
       fsync: { type: "string", default: "on" },
     },
     strict: true,
-  });
+  }, POSTGRES_HELP);
   const targetChunks = integerOption("chunks", values.chunks!);
   const seconds = Number(values.seconds);
   if (!(seconds > 0 && Number.isFinite(seconds))) usage(`--seconds must be a positive number, not '${values.seconds}'`);

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseOptions, usage } from "./cli-options.js";
-import { POSTGRES_HELP, runPostgresStoreBench } from "./postgres-store.js";
+import { runPostgresStoreBench } from "./postgres-store.js";
 import { renderMarkdown } from "./report.js";
 import { runSuite, SIZES, STAGES, type Stage } from "./suite.js";
 import { childRunner, childScript, inProcessRunner } from "./tasks.js";
@@ -26,19 +26,16 @@ const HELP = `usage: npm run bench [-- options]
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  const help = argv.includes("--help") || argv.includes("-h");
   const storeAt = argv.indexOf("--store");
   if (storeAt >= 0) {
     const kind = argv[storeAt + 1];
     if (kind !== "postgres" && kind !== "sqlite") usage("--store must be sqlite or postgres");
     // The SQLite store is what the suite measures; postgres runs both stores side by side.
     if (kind === "postgres") {
-      if (help) return void process.stdout.write(POSTGRES_HELP);
       return runPostgresStoreBench([...argv.slice(0, storeAt), ...argv.slice(storeAt + 2)]);
     }
     argv.splice(storeAt, 2);
   }
-  if (help) return void process.stdout.write(HELP);
   const { values } = parseOptions({
     args: argv,
     options: {
@@ -52,7 +49,7 @@ async function main(): Promise<void> {
       keep: { type: "boolean", default: false },
     },
     strict: true,
-  });
+  }, HELP);
   const base = SIZES[values.size!];
   if (!base) usage(`--size must be one of ${Object.keys(SIZES).join(", ")}`);
   const stages = new Set<Stage>(

@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { helpIfAsked, parseOptions } from "./cli-options.js";
+import { parseOptions } from "./cli-options.js";
 import { DOC_LENGTH, VOCABULARY_SIZE, ZIPF } from "./corpus.js";
 import { repoRoot } from "./open.js";
 import { renderMarkdown } from "./report.js";
@@ -89,11 +89,10 @@ const HELP = `usage: node .tools-build/bench/write-doc.js [options]
 `;
 
 function main(): void {
-  helpIfAsked(HELP);
   const root = repoRoot();
   const { values } = parseOptions({
     options: { results: { type: "string", default: join(root, "bench", "results") }, out: { type: "string", default: join(root, "docs", "benchmarks.md") } },
-  });
+  }, HELP);
   const dir = resolve(values.results!);
   const runs = loadResults(dir);
   // Re-render each run's own summary too, so it matches the current renderer.

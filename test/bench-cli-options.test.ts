@@ -56,6 +56,15 @@ describe.each(Object.entries(TOOLS))("bench/%s", (name, options) => {
       for (const option of options) expect(r.stdout).toContain(option);
     }
   });
+
+  it("lists its options on --help beside an unknown option, but takes -h given as an option's value as that value", () => {
+    const r = tool(name, ["--bogus", "--help"]);
+    expect(r.code, r.stderr).toBe(0);
+    for (const option of options) expect(r.stdout).toContain(option);
+    // `--out -h`: a value, not a request for help (parseArgs refuses a dash-led value given apart as ambiguous).
+    expectUsageLine(tool(name, ["--out", "-h"]), /--out/);
+    expect(tool(name, ["--out", "-h"]).stdout).toBe("");
+  });
 });
 
 /** One `bench: …` line naming what is wrong, exit 2, no stack trace. */
