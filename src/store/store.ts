@@ -66,7 +66,6 @@ export interface StoredChunk extends NewChunk {
   document: StoredDocument;
 }
 
-/** A lexical candidate: chunk plus score (higher is better). */
 /** One document to write: its row, its chunks and (dense collections) their vectors. */
 export interface DocumentWrite {
   doc: StoredDocument;
@@ -88,6 +87,7 @@ export async function replaceEach(store: Pick<Store, "replaceDocument">, writes:
   return errors;
 }
 
+/** A search hit: a chunk and its score (higher is better). */
 export interface ScoredChunk extends StoredChunk {
   score: number;
 }
