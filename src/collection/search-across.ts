@@ -18,6 +18,7 @@ import { GroundkitError } from "../core/errors.js";
 import { isUnknownFilterKey } from "../retrieve/filters.js";
 import { DEFAULT_RRF_K } from "../retrieve/fusion.js";
 import { checkTopK } from "../retrieve/query.js";
+import { compareCodeUnits } from "../core/text.js";
 
 /** A hit of a search across collections, labelled with where it came from. */
 export interface CollectionHit extends SearchHit {
@@ -76,12 +77,9 @@ export async function searchAcross(collections: readonly Collection[], query: st
     (a, b) =>
       a.collection_rank - b.collection_rank ||
       b.relative - a.relative ||
-      compare(a.collection, b.collection) ||
-      compare(a.chunk_id, b.chunk_id),
+      compareCodeUnits(a.collection, b.collection) ||
+      compareCodeUnits(a.chunk_id, b.chunk_id),
   );
   return all.slice(0, topK).map(({ relative: _relative, ...hit }, i) => ({ ...hit, rank: i + 1 }));
 }
 
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

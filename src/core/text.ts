@@ -235,3 +235,8 @@ export class CodePointText {
     return this.lineStarts;
   }
 }
+
+/** Code-unit order of two strings (what `<` compares), as a sort comparator: deterministic whatever order the input came in. */
+export function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -20,6 +20,7 @@ import { basename, extname, relative, sep } from "node:path";
 import { formerSources, MAX_FORMER_SOURCES, MOVED_FROM_FIELD } from "../core/ids.js";
 import type { NewChunk, Store, StoredDocument } from "../store/store.js";
 import { ID_KEY_FIELD, idKeyOf } from "./document-identity.js";
+import { compareCodeUnits } from "../core/text.js";
 
 /** A new file whose content the collection already holds under another source. */
 export interface MoveCandidate {
@@ -71,7 +72,7 @@ export async function goneDocumentsWith(store: Store, folders: readonly string[]
     const doc = await store.getDocument(id);
     if (doc && fingerprints.has(doc.fingerprint)) out.push(goneDocument(doc));
   }
-  return out.sort((a, b) => compare(a.source, b.source));
+  return out.sort((a, b) => compareCodeUnits(a.source, b.source));
 }
 
 /** What a move needs of a stored document. */
@@ -87,20 +88,20 @@ export function goneDocument(doc: StoredDocument): GoneDocument {
  */
 export function pairMoves(candidates: readonly MoveCandidate[], gone: readonly GoneDocument[]): { moves: Move[]; unpaired: MoveCandidate[] } {
   const open = new Map<string, MoveCandidate[]>();
-  for (const c of [...candidates].sort((a, b) => compare(a.path, b.path))) {
+  for (const c of [...candidates].sort((a, b) => compareCodeUnits(a.path, b.path))) {
     const list = open.get(c.fingerprint) ?? [];
     list.push(c);
     open.set(c.fingerprint, list);
   }
   const moves: Move[] = [];
-  for (const from of [...gone].sort((a, b) => compare(a.source, b.source))) {
+  for (const from of [...gone].sort((a, b) => compareCodeUnits(a.source, b.source))) {
     const list = open.get(from.fingerprint);
     if (!list || list.length === 0) continue;
     const sameName = list.findIndex((c) => basename(c.path) === basename(from.source));
     const [to] = list.splice(sameName >= 0 ? sameName : 0, 1);
     moves.push({ from, to: to! });
   }
-  const unpaired = [...open.values()].flat().sort((a, b) => compare(a.path, b.path));
+  const unpaired = [...open.values()].flat().sort((a, b) => compareCodeUnits(a.path, b.path));
   return { moves, unpaired };
 }
 
@@ -172,10 +173,6 @@ export function pairEdits<T>(candidates: ReadonlyArray<EditCandidate<T>>, gone: 
     if (ids.length === 1 && claims.get(ids[0]!) === 1) pairs.push({ from: ids[0]!, to: c });
     else unpaired.push(c);
   });
-  return { pairs: pairs.sort((a, b) => compare(a.to.path, b.to.path)), unpaired: unpaired.sort((a, b) => compare(a.path, b.path)) };
+  return { pairs: pairs.sort((a, b) => compareCodeUnits(a.to.path, b.to.path)), unpaired: unpaired.sort((a, b) => compareCodeUnits(a.path, b.path)) };
 }
 
-/** Code-unit order: the same pairs whatever order a store returned its rows in. */
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

@@ -42,21 +42,23 @@ export function hybridPoolSize(topK: number, configured?: number): number {
   return configured === undefined ? Math.max(50, 4 * topK) : Math.max(topK, configured);
 }
 
-function fuseIds(lexical: ScoredChunk[], dense: ScoredChunk[], opts: HybridOptions): FusedHit[] {
-  return reorderCodeChunks(fuseAll(lexical, dense, opts), lexical, dense, isCodeChunk, opts.codeDenseWeight, tieKey);
+function fuseIds(lexical: ScoredChunk[], dense: ScoredChunk[], keyOf: (c: ScoredChunk) => string, opts: HybridOptions): FusedHit[] {
+  return reorderCodeChunks(fuseAll(lexical, dense, keyOf, opts), lexical, dense, isCodeChunk, opts.codeDenseWeight, keyOf);
 }
 
-function fuseAll(lexical: ScoredChunk[], dense: ScoredChunk[], opts: HybridOptions): FusedHit[] {
+function fuseAll(lexical: ScoredChunk[], dense: ScoredChunk[], keyOf: (c: ScoredChunk) => string, opts: HybridOptions): FusedHit[] {
+  const lexicalKeys = lexical.map(keyOf);
+  const denseKeys = dense.map(keyOf);
   if (opts.fusion === "convex") {
     return convexFuse(
-      { ids: lexical.map(tieKey), scores: lexical.map((c) => c.score) },
-      { ids: dense.map(tieKey), scores: dense.map((c) => c.score) },
+      { ids: lexicalKeys, scores: lexical.map((c) => c.score) },
+      { ids: denseKeys, scores: dense.map((c) => c.score) },
       opts.convexDenseWeight ?? DEFAULT_CONVEX_DENSE_WEIGHT,
     );
   }
   const lists: RankedList[] = [
-    { ids: lexical.map(tieKey), weight: opts.weights?.lexical ?? 1 },
-    { ids: dense.map(tieKey), weight: opts.weights?.dense ?? 1 },
+    { ids: lexicalKeys, weight: opts.weights?.lexical ?? 1 },
+    { ids: denseKeys, weight: opts.weights?.dense ?? 1 },
   ];
   const fused = rrfFuse(lists, opts.rrfK ?? DEFAULT_RRF_K);
   return opts.rankBonus ? withTopRankBonus(fused, lists) : fused;
@@ -74,12 +76,15 @@ export function fuseHybrid(
   opts: HybridOptions = {},
 ): ScoredChunk[] {
   if (lexical.length === 0 && dense.length === 0) return [];
+  // Each candidate's key once (a chunk both sides found is two objects with one key).
+  const keys = new Map<ScoredChunk, string>();
   const byKey = new Map<string, ScoredChunk>();
   for (const c of [...lexical, ...dense]) {
     const key = tieKey(c);
+    keys.set(c, key);
     if (!byKey.has(key)) byKey.set(key, c);
   }
-  return fuseIds(lexical, dense, opts)
+  return fuseIds(lexical, dense, (c) => keys.get(c)!, opts)
     .slice(0, topK)
     .map((f) => ({ ...byKey.get(f.id)!, score: f.score }));
 }

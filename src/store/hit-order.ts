@@ -9,6 +9,7 @@
  * re-ingest (row ids do not). The path is there for copies of one text in
  * several files.
  */
+import { compareCodeUnits } from "../core/text.js";
 import type { StoredChunk } from "./store.js";
 
 type Ordered = Pick<StoredChunk, "text_hash" | "start_offset" | "end_offset" | "chunk_id"> & {
@@ -21,18 +22,14 @@ function pathOf(c: Ordered): string {
   return typeof rel === "string" ? rel : c.document.source;
 }
 
-function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /** Equal-score order of two chunks: text hash, start, end, document path, then chunk id. */
 export function compareTied(a: Ordered, b: Ordered): number {
   return (
-    compareStrings(a.text_hash, b.text_hash) ||
+    compareCodeUnits(a.text_hash, b.text_hash) ||
     a.start_offset - b.start_offset ||
     a.end_offset - b.end_offset ||
-    compareStrings(pathOf(a), pathOf(b)) ||
-    compareStrings(a.chunk_id, b.chunk_id)
+    compareCodeUnits(pathOf(a), pathOf(b)) ||
+    compareCodeUnits(a.chunk_id, b.chunk_id)
   );
 }
 
