@@ -92,6 +92,9 @@ function classify(ch: string): number {
   return C_OTHER;
 }
 
+/** Classes of ASCII code units, read inline by `scan` (no call per character before V8 optimizes it). */
+const ASCII_CLASS = Uint8Array.from({ length: 0x80 }, (_, c) => classify(String.fromCharCode(c)));
+
 /** Classes of BMP code units, filled lazily (0 = not yet classified). */
 const bmpClass = new Uint8Array(0x10000);
 const astralClass = new Map<number, number>();
@@ -258,7 +261,8 @@ function scan(s: string, forIndex: boolean, sink: Sink, starts?: WordStarts, cas
   const n = s.length;
   let i = 0;
   while (i < n) {
-    let k = classAt(s, i);
+    let c = s.charCodeAt(i);
+    let k = c < 0x80 ? ASCII_CLASS[c]! : classAt(s, i);
     if (k === C_CJK) {
       const start = i;
       do i += widthAt(s, i);
@@ -284,18 +288,21 @@ function scan(s: string, forIndex: boolean, sink: Sink, starts?: WordStarts, cas
         glued = true;
         last = k;
       }
-      i += widthAt(s, i);
+      i += c < 0xd800 ? 1 : widthAt(s, i);
       if (i >= n) break;
-      k = classAt(s, i);
+      c = s.charCodeAt(i);
+      k = c < 0x80 ? ASCII_CLASS[c]! : classAt(s, i);
       if (k >= C_LETTER && k <= C_UNDERSCORE) continue;
       if (k >= C_MID_LETTER && i + 1 < n) {
-        const next = classAt(s, i + 1);
+        const d = s.charCodeAt(i + 1);
+        const next = d < 0x80 ? ASCII_CLASS[d]! : classAt(s, i + 1);
         const joins =
           (last === C_LETTER && next === C_LETTER && k !== C_MID_NUM) ||
           (last === C_DIGIT && next === C_DIGIT && k !== C_MID_LETTER);
         if (joins) {
           glued = true;
           i += 1;
+          c = d;
           k = next;
           continue;
         }
