@@ -215,7 +215,7 @@ export class PgLexicalSearch {
       // Largest segments first: they raise the k-th score early, which prunes the rest (as the SQLite engine).
       const order = [...segs.entries()].filter(([, s]) => s.lists.length > 0).sort(([ua, a], [ub, b]) => b.ndocs - b.dead - (a.ndocs - a.dead) || ua - ub);
       for (const [, seg] of order) {
-        const cursors = seg.lists.map((l) => new PostingCursor(l.list, idfs[l.term]!, p));
+        const cursors = seg.lists.map((l, i) => new PostingCursor(l.list, idfs[l.term]!, p, scratch.block(i)));
         scoreSegment(cursors, { rowids: seg.docs.rowids, dls: seg.docs.dls, dead: seg.bits }, p, top, allow, scratch);
       }
     });

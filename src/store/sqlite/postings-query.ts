@@ -12,7 +12,7 @@
  */
 import type { Bm25Params } from "../bm25.js";
 import { BLOCK_SIZE } from "./postings-codec.js";
-import { WINDOW, type ScoringScratch } from "./scoring-scratch.js";
+import { WINDOW, type BlockBuffers, type ScoringScratch } from "./scoring-scratch.js";
 
 /** End-of-list sentinel (larger than any local document number). */
 export const END = 0x7fffffff;
@@ -191,10 +191,13 @@ export class PostingCursor {
   n = 0;
   /** While not decoded: the cursor stands at the first posting >= target. */
   target = 0;
-  readonly docs = new Int32Array(BLOCK_SIZE);
-  readonly tfs = new Int32Array(BLOCK_SIZE);
+  /** The decoded block's documents and term frequencies (BLOCK_SIZE each, lent by the query's scratch). */
+  readonly docs: Int32Array;
+  readonly tfs: Int32Array;
 
-  constructor(list: PostingList, idf: number, p: Bm25Params) {
+  constructor(list: PostingList, idf: number, p: Bm25Params, block: BlockBuffers) {
+    this.docs = block.docs;
+    this.tfs = block.tfs;
     this.w = idf * (p.k1 + 1);
     this.data = list.data;
     this.nblocks = list.nblocks;

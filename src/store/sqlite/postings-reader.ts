@@ -258,7 +258,7 @@ export class PostingsReader {
       for (const seg of order) {
         const cursors = bySegment
           .get(seg.id)!
-          .map((f) => new PostingCursor(f.list, idfs[f.term]!, p));
+          .map((f, i) => new PostingCursor(f.list, idfs[f.term]!, p, scratch.block(i)));
         const docs = this.segmentCache.docTable(s, seg);
         scoreSegment(cursors, { rowids: docs.rowids, dls: docs.dls, dead: this.segmentCache.deadBitmap(s, seg) }, p, top, allow, scratch);
       }

@@ -1,15 +1,24 @@
 /**
  * The working memory of scoring one query: MaxScore's window accumulator
- * (postings-query.ts `scoreWindows`) and the sums of an exhaustive pass over
- * a small document set (`scoreExhaustive`). It is lent to one query at a time
- * and comes back clean, because allocating it per query is not free: the
- * 32 KiB accumulator is a buffer outside the JavaScript heap, and making one
- * per search cost a first-time SQLite search about 4 %
- * (bench/results/sqlite-before-after.md, session 8).
+ * (postings-query.ts `scoreWindows`), each posting cursor's decoded block,
+ * and the sums of an exhaustive pass over a small document set
+ * (`scoreExhaustive`). It is lent to one query at a time and comes back
+ * clean, because allocating it per query is not free: the 32 KiB accumulator
+ * is a buffer outside the JavaScript heap, and making one per search cost a
+ * first-time SQLite search about 4 % (bench/results/sqlite-before-after.md,
+ * session 8); so are a cursor's two block arrays, one pair per query term and
+ * segment.
  */
+import { BLOCK_SIZE } from "./postings-codec.js";
 
 /** Documents per window of MaxScore's window-at-a-time scoring. */
 export const WINDOW = 4096;
+
+/** One posting cursor's decoded block: documents and term frequencies. */
+export interface BlockBuffers {
+  docs: Int32Array;
+  tfs: Int32Array;
+}
 
 export class ScoringScratch {
   /** A window document's partial score; valid only where its bit is set. */
@@ -20,6 +29,13 @@ export class ScoringScratch {
   readonly words = new Int32Array(WINDOW / 32);
   private sums = new Float64Array(0);
   private seen = new Uint8Array(0);
+  private readonly blocks: BlockBuffers[] = [];
+
+  /** The i-th cursor's block buffers; a segment's cursors take 0, 1, 2, … and the next segment's reuse them. */
+  block(i: number): BlockBuffers {
+    while (this.blocks.length <= i) this.blocks.push({ docs: new Int32Array(BLOCK_SIZE), tfs: new Int32Array(BLOCK_SIZE) });
+    return this.blocks[i]!;
+  }
 
   /**
    * Zeroed per-document sums and seen flags for `n` documents. The caller
