@@ -199,15 +199,16 @@ function widthAt(text: string, i: number): number {
 // Marks may sit between the letters (a decomposed "á"): the scan sees each cluster's base letter.
 // analyzeWithOffsets gates on the same test, so both see the same parts.
 const CASE_CHANGE = /[a-z0-9]\p{M}*[A-Z]|[A-Z]\p{M}*[A-Z]\p{M}*[a-z]/u;
+// The same test for ASCII text, which holds no marks: no Unicode tables to consult.
+const ASCII_CASE_CHANGE = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
 
 function analyze(text: string, forIndex: boolean, sink: Sink): void {
-  const cases = CASE_CHANGE.test(text);
   if (!NON_ASCII.test(text)) {
     // ASCII: lowercasing keeps every index, so the original text gives the case.
-    scan(text.toLowerCase(), forIndex, sink, undefined, cases ? { text } : undefined);
+    scan(text.toLowerCase(), forIndex, sink, undefined, ASCII_CASE_CHANGE.test(text) ? { text } : undefined);
     return;
   }
-  if (!cases) {
+  if (!CASE_CHANGE.test(text)) {
     scan(foldText(text.toLowerCase()), forIndex, sink);
     return;
   }
@@ -243,6 +244,15 @@ function wordStartsOf(terms: ReadonlySet<string>): WordStarts {
     starts.pairs.add(c0 * 65536 + c1);
     if (c1 === 0x69 /* i */) starts.pairs.add(c0 * 65536 + 0x79 /* y */);
   }
+  return starts;
+}
+
+// A search marks one query's terms in each of its hits: their WordStarts are computed once per set.
+const startsBySet = new WeakMap<ReadonlySet<string>, WordStarts>();
+
+function startsOf(terms: ReadonlySet<string>): WordStarts {
+  let starts = startsBySet.get(terms);
+  if (starts === undefined) startsBySet.set(terms, (starts = wordStartsOf(terms)));
   return starts;
 }
 
@@ -435,14 +445,15 @@ const CLUSTER = /[^]\p{M}*[\u1160-\u11ff\ud7b0-\ud7ff]*\p{M}*/gu;
  */
 export function analyzeWithOffsets(text: string, only?: ReadonlySet<string>): TermOccurrence[] {
   const out: TermOccurrence[] = [];
-  const starts = only ? wordStartsOf(only) : undefined;
+  const starts = only ? startsOf(only) : undefined;
   const push = only
     ? (term: string, start: number, end: number) => {
         if (only.has(term)) out.push({ term, start, end });
       }
     : (term: string, start: number, end: number) => void out.push({ term, start, end });
-  const cases = CASE_CHANGE.test(text);
-  if (!NON_ASCII.test(text)) {
+  const ascii = !NON_ASCII.test(text);
+  const cases = (ascii ? ASCII_CASE_CHANGE : CASE_CHANGE).test(text);
+  if (ascii) {
     // ASCII: lowercasing keeps every offset.
     scan(text.toLowerCase(), true, push, starts, cases ? { text } : undefined);
     return out;
