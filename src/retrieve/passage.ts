@@ -83,6 +83,9 @@ function aroundTerms(text: string, found: TermOccurrence[], limit: number): Wind
   return widen(text, core, limit);
 }
 
+// From the start through the last line break or sentence end (the greedy prefix backs off to the last one).
+const UP_TO_LAST_BREAK = /^[^]*(?:\n|[.!?]\s)/;
+
 /** Grow `core` to about `limit` units: a third of the room before it, the rest after; snapped to boundaries. */
 function widen(text: string, core: Window, limit: number): Window {
   const room = Math.max(0, limit - (core.end - core.start));
@@ -92,8 +95,8 @@ function widen(text: string, core: Window, limit: number): Window {
   start = Math.max(0, Math.min(start, end - limit));
   // Begin at a line or sentence start inside the lead-in when there is one, else at a word start.
   const lead = text.slice(start, core.start);
-  const lastBreak = [...lead.matchAll(/\n|[.!?]\s/g)].at(-1);
-  if (lastBreak) start += lastBreak.index + lastBreak[0].length;
+  const throughLastBreak = UP_TO_LAST_BREAK.exec(lead);
+  if (throughLastBreak) start += throughLastBreak[0].length;
   else if (start > 0 && /\S/.test(text[start - 1]!)) {
     const space = lead.search(/\s/);
     if (space >= 0) start += space + 1;
