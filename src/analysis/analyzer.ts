@@ -437,7 +437,8 @@ const CLUSTER = /[^]\p{M}*[\u1160-\u11ff\ud7b0-\ud7ff]*\p{M}*/gu;
  * {@link analyzeForIndex}, in the same order: folding runs per character
  * cluster so every folded character maps back to the characters it came from.
  * With `only`, just the occurrences of those terms (what a passage marks),
- * found without processing words that cannot produce one.
+ * found without processing words that cannot produce one; what a set needs
+ * for that is worked out once per set, so a set must not change between calls.
  *
  * @example
  *   analyzeWithOffsets("Running fast") // [{ term: "run", start: 0, end: 7 }, { term: "fast", start: 8, end: 12 }]
