@@ -131,6 +131,14 @@ describe("best passage", () => {
     expect(p.text.startsWith("To restore")).toBe(true);
   });
 
+  it("begins after the lead-in's last line break or sentence end, else at a word start", () => {
+    const tail = " tail".repeat(40);
+    const at = (text: string) => bestPassage(text, queryMarkTerms("snapshot"), 0, 60).text;
+    expect(at(`${"Intro words here. ".repeat(3)}A line\nthen the snapshot sits here${tail}`)).toMatch(/^then the snapshot/);
+    expect(at(`xxxxx one. two!\nthree? four the snapshot${tail}`)).toMatch(/^four the snapshot/);
+    expect(at(`alpha beta gamma delta epsilon the snapshot${tail}`)).toMatch(/^epsilon the snapshot/);
+  });
+
   it("points into the document in code points, astral characters before it included", () => {
     const lead = "😀\u{20000} intro line\n";
     const doc = lead + chunk;
