@@ -216,6 +216,24 @@ describe("a reader without a usable saved index", () => {
     }
   });
 
+  it("a writable handle whose search is building its graph still syncs the index on a worker thread", async () => {
+    // A server's handle: its first dense search found no saved index and started a graph of its own;
+    // then its ingest tool syncs the index. That sync is a build too, and must not run on this thread.
+    const path = join(dir, "w.sqlite3");
+    await unsyncedCollection(path, DOCS);
+    const store = SqliteStore.open(path, { create: false, vectorIndex: { minVectors: 50 } });
+    try {
+      expect((await store.searchVectors(unit(7), 3))[0]!.chunk_id).toBe("c7");
+      expect(await store.vectorIndexStatus()).toMatchObject({ kind: "exact", reason: expect.stringMatching(/building its graph/) });
+      const { result, turns } = await turnsDuring(() => store.syncVectorIndex());
+      expect(turns, "the event loop turned while the index was built").toBeGreaterThan(10);
+      expect(result).toMatchObject({ kind: "hnsw", state: "current", indexed_vectors: DOCS });
+      expect((await store.searchVectors(unit(8), 3))[0]!.chunk_id).toBe("c8");
+    } finally {
+      await store.close();
+    }
+  });
+
   it("a process exits cleanly with its graph build in flight, leaving no file behind", async () => {
     const path = join(dir, "x.sqlite3");
     await unsyncedCollection(path, DOCS);

@@ -689,8 +689,11 @@ export class AnnIndex {
     return saved;
   }
 
-  /** The saved index's state: read from the header and the log. */
-  private savedStatus(): VectorIndexStatus {
+  /**
+   * The saved index's state, read from the header and the log, whatever this
+   * handle's own searches use meanwhile (a graph it is building, see {@link status}).
+   */
+  savedStatus(): VectorIndexStatus {
     return this.db.transaction((): VectorIndexStatus => {
       const state = vectorState(this.db);
       const count = countVectors(this.db);

@@ -480,6 +480,11 @@ export class SqliteEngine {
     return this.ann.status();
   }
 
+  /** The saved HNSW index's state (kind `exact` when there is no graph to build: too few vectors, or no library). */
+  savedVectorIndexStatus(): VectorIndexStatus {
+    return this.ann.savedStatus();
+  }
+
   /** Fold logged vector changes into the saved ANN index (or build it); the caller holds the writer lock. */
   syncVectorIndex(onProgress?: (done: number, total: number) => void): VectorIndexStatus {
     return this.ann.sync(onProgress);

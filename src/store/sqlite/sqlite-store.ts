@@ -287,8 +287,10 @@ export class SqliteStore implements Store {
   }
 
   private async indexJob(rebuild: boolean, onProgress?: (done: number, total: number) => void): Promise<VectorIndexStatus> {
-    const before = await this.vectorIndexStatus();
-    if (this.inTx || this.engine.db.readonly || before.kind === "exact") {
+    // The saved index's state, not this handle's: a handle whose search is building a graph of its own
+    // reports `exact` meanwhile, yet a sync still has a graph to build.
+    const saved = await this.run(() => this.engine.savedVectorIndexStatus());
+    if (this.inTx || this.engine.db.readonly || saved.kind === "exact") {
       return this.run(() => (rebuild ? this.engine.rebuildVectorIndex(onProgress) : this.engine.syncVectorIndex(onProgress)));
     }
     const { runVectorIndexJob } = await import("./vector-index-thread.js");
