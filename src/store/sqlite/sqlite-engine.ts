@@ -480,7 +480,7 @@ export class SqliteEngine {
     return this.ann.status();
   }
 
-  /** The saved HNSW index's state (kind `exact` when there is no graph to build: too few vectors, or no library). */
+  /** The saved HNSW index's state; kind `exact` when there is no graph to build (no or too few vectors, the index off, no ANN library). */
   savedVectorIndexStatus(): VectorIndexStatus {
     return this.ann.savedStatus();
   }
