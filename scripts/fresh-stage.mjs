@@ -21,8 +21,8 @@
  * control: what loading unrelated code does to the figures).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 
@@ -57,12 +57,6 @@ async function run(build, preload) {
   console.log(JSON.stringify(times));
 }
 
-/** Nearest rank, as bench/measure.ts (src/eval/latency.ts). */
-function percentile(samples, p) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.max(1, Math.ceil((p / 100) * sorted.length)) - 1];
-}
-
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -86,13 +80,9 @@ async function main() {
   }
   const corpus = resolve(values.corpus);
   if (!existsSync(corpus)) {
-    const { generateDocument, documentPath, vocabulary } = await tools("corpus.js");
-    const vocab = vocabulary();
-    for (let i = 0; i < DOCUMENTS; i++) {
-      const path = documentPath(corpus, i);
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, generateDocument(i, vocab));
-    }
+    const { writeCorpus } = await tools("corpus.js");
+    const { DEFAULTS } = await import(join(import.meta.dirname, "..", ".tools-build", "src", "core", "config.js"));
+    writeCorpus(corpus, 0, (documents) => documents >= DOCUMENTS, { chunkSize: DEFAULTS.chunkSize, chunkOverlap: DEFAULTS.chunkOverlap });
   }
   let builds = positionals.map((p) => resolve(p));
   for (const build of builds) {
@@ -101,6 +91,8 @@ async function main() {
     await col.ingest([corpus]);
     await col.close();
   }
+  // Nearest rank, as the bench computes its percentiles.
+  const { percentile } = await import(join(import.meta.dirname, "..", ".tools-build", "src", "eval", "latency.js"));
   const figures = new Map(builds.map((b) => [b, []]));
   for (let round = 0; round < runs; round++) {
     for (const build of builds) {
