@@ -347,29 +347,24 @@ export class PostingCursor {
       }
       return;
     }
-    // Gallop over the block directory, then binary search.
+    this.skipTo(t);
+  }
+
+  /**
+   * {@link advance} past the current block: a forward walk over the block
+   * directory. A cursor only moves forward, so a query reads each entry at
+   * most once, and the walk has no rarely-taken branch (`bi === nblocks` is
+   * the exhausted state). Rare branches matter here: a fresh process's scorers
+   * are optimized with this inlined, and the first query to take a branch
+   * never taken before deoptimizes them, so each is compiled again (a galloping
+   * search cost two such rounds, about 35 ms of a compiler thread each).
+   */
+  private skipTo(t: number): void {
     const last = this.blkLast;
     const nb = this.nblocks;
-    let lo = bi + 1;
-    let step = 1;
-    let hi = lo;
-    while (hi < nb && last[hi]! < t) {
-      lo = hi + 1;
-      hi += step;
-      step *= 2;
-    }
-    if (hi >= nb) hi = nb - 1;
-    if (lo > hi || last[hi]! < t) {
-      this.bi = nb;
-      this.decoded = false;
-      return;
-    }
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (last[mid]! < t) lo = mid + 1;
-      else hi = mid;
-    }
-    this.bi = lo;
+    let b = this.bi + 1;
+    while (b < nb && last[b]! < t) b++;
+    this.bi = b;
     this.decoded = false;
     this.target = t;
   }
