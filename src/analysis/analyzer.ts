@@ -149,11 +149,28 @@ function processWord(word: string): string {
 function emitWord(word: string, start: number, sink: Sink): void {
   let out = wordCache.get(word);
   if (out === undefined) {
-    out = processWord(word);
+    const key = ownCopy(word);
+    out = processWord(key);
     if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear();
-    wordCache.set(word, out);
+    wordCache.set(key, out);
   }
   if (out !== "") sink(out, start, start + word.length);
+}
+
+/** Below this length V8 copies a slice; from it on, a slice is a view that keeps its whole parent alive. */
+const SLICE_VIEW_LENGTH = 13;
+
+/**
+ * `word` as a string that does not hold on to the text it was sliced from. A
+ * word is a slice of a whole lowercased text, and a long slice is only a view
+ * of it, so a cached word (or its unchanged stem) kept every text it was first
+ * seen in alive for as long as the cache held it: tens of MB at ingest, and a
+ * hit's lowercased text promoted by every young-generation collection while
+ * searching. Concatenating makes V8 copy the characters into a new flat
+ * string, which the slice then views instead.
+ */
+function ownCopy(word: string): string {
+  return word.length < SLICE_VIEW_LENGTH ? word : (" " + word).slice(1);
 }
 
 /** Lowercased non-ASCII text with compatibility forms and Latin/Greek diacritics folded. */
