@@ -14,7 +14,7 @@
 import { GroundkitError } from "../../core/errors.js";
 import { byScoreThenTie } from "../hit-order.js";
 import type { ScoredChunk } from "../store.js";
-import { CHUNK_COLUMNS, DOC_COLUMNS, joinedRowOfRaw, toChunk, type JoinedRow } from "../rows.js";
+import { CHUNK_COLUMNS, DOC_COLUMNS, joinedRowOfRaw, toScoredChunk, type JoinedRow } from "../rows.js";
 import type { ChunkRowCache } from "../chunk-row-cache.js";
 import type { AllowedChunksSql, PgLexicalSearch } from "./lexical-search.js";
 import { rowsOf, type NamedStatement, type Queryable } from "./queryable.js";
@@ -59,7 +59,7 @@ export async function searchLexicalRows(
         cache?.put(scope, r.rowid_, r);
       }
     }
-    return hits.map((h) => ({ ...toChunk(byId.get(h.rowid)!), score: h.score })).sort(byScoreThenTie);
+    return hits.map((h) => toScoredChunk(byId.get(h.rowid)!, h.score)).sort(byScoreThenTie);
   }
   throw new GroundkitError("STORE_BUSY", `The collection changed under ${ATTEMPTS} searches in a row; retry the search.`);
 }

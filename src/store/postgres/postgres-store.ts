@@ -35,7 +35,7 @@ import type {
 } from "../store.js";
 import { replaceEach } from "../store.js";
 import { bulkInsertStatement, RESERVE_IDS } from "./bulk-write.js";
-import { CHUNK_COLUMNS, chunkMetadataJson, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, statsOf, toChunk, toDocument, type DocumentRow, type JoinedRow } from "../rows.js";
+import { CHUNK_COLUMNS, chunkMetadataJson, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, statsOf, toChunk, toDocument, toScoredChunk, type DocumentRow, type JoinedRow } from "../rows.js";
 import { checkDimensions, checkVector, unitCopy, windowsOf, type ChunkVectors } from "../vectors.js";
 import { resolvePoolSettings, type PostgresStoreConfig } from "./connection-settings.js";
 import { collectionSchema, schemaPrefix } from "./schema-name.js";
@@ -882,7 +882,7 @@ export class PostgresStore implements Store {
         params.values,
       )
     ).rows;
-    return { hits: rows.map((r) => ({ ...toChunk(r), score: r.score })), candidates: rows[0]?.candidates_ ?? 0, chunks: rows[0]?.chunks_ ?? 0 };
+    return { hits: rows.map((r) => toScoredChunk(r, r.score)), candidates: rows[0]?.candidates_ ?? 0, chunks: rows[0]?.chunks_ ?? 0 };
   }
 
   /** Every chunk's rowid and text, in rowid order (for re-embedding). */

@@ -23,7 +23,7 @@ import type {
   VectorIndexStatus,
 } from "../store.js";
 import { ChunkRowCache } from "../chunk-row-cache.js";
-import { CHUNK_COLUMNS, chunkMetadataJson, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, joinedRowOfRaw, statsOf, toChunk, toDocument, type DocumentRow, type JoinedRow } from "../rows.js";
+import { CHUNK_COLUMNS, chunkMetadataJson, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, joinedRowOfRaw, statsOf, toChunk, toDocument, toScoredChunk, type DocumentRow, type JoinedRow } from "../rows.js";
 import { byScoreThenTie } from "../hit-order.js";
 import type { Db } from "./db.js";
 import { openDatabase } from "./open-database.js";
@@ -421,7 +421,7 @@ export class SqliteEngine {
     const rows = this.hitRowsOf(hits.map((h) => h.rowid), ownSnapshot);
     const out = hits.flatMap((h) => {
       const row = rows.get(h.rowid);
-      return row ? [{ ...toChunk(row), score: h.score }] : [];
+      return row ? [toScoredChunk(row, h.score)] : [];
     });
     return out.sort(byScoreThenTie);
   }
@@ -443,7 +443,7 @@ export class SqliteEngine {
       return hits
         .flatMap((h) => {
           const row = rows.get(h.rowid);
-          return row ? [{ ...toChunk(row), score: 1 - h.distance }] : [];
+          return row ? [toScoredChunk(row, 1 - h.distance)] : [];
         })
         .sort(byScoreThenTie);
     })();
