@@ -2,18 +2,17 @@
  * Many documents written by one statement (a write batch, ingest/write-batch.ts):
  * their rows, chunks, BM25 postings and statistics, and the generation, as
  * multi-row INSERTs over arrays (`unnest`), instead of four statements per
- * document. Row ids come from the sequences beforehand ({@link RESERVE_IDS}),
+ * document. The statement reserves its row ids from the sequences itself,
  * handed out in the order the documents and chunks come, so ids keep the
- * order a per-document write gives them (BM25 breaks ties by id, as SQLite).
+ * order a per-document write gives them (BM25 breaks ties by id, as SQLite);
+ * what it sends names a document or chunk by its position in the batch (one
+ * round trip fewer than reserving them first, and a statement that does not
+ * depend on the server's state).
  */
 import type { NewChunk, StoredDocument } from "../store.js";
 import { chunkMetadataJson } from "../rows.js";
 import type { ChunkPostings } from "./postings.js";
 import type { Statement } from "./pg-pool.js";
-
-/** $1 documents, $2 chunks: that many ids from each sequence, ascending. */
-export const RESERVE_IDS = `SELECT ARRAY(SELECT nextval('document_ids') FROM generate_series(1, $1::int) ORDER BY 1)::float8[] AS docs,
-  ARRAY(SELECT nextval('chunk_ids') FROM generate_series(1, $2::int) ORDER BY 1)::float8[] AS chunks`;
 
 /** One document to write: its row, its chunks and their postings. */
 export interface BulkDocument {
@@ -23,13 +22,13 @@ export interface BulkDocument {
 }
 
 /**
- * The statement inserting every document of `docs` (ids `docIds[i]`, chunk
- * ids `chunkIds` in order), adding to `bm25_stats` and the generation (one
- * step per document, as separate writes would).
+ * The statement inserting every document of `docs` (ids ascending in the
+ * order given, chunk ids likewise), adding to `bm25_stats` and the generation
+ * (one step per document, as separate writes would). Its one row is the
+ * chunks' ids (`chunks`, float8[]), in order.
  */
-export function bulkInsertStatement(docs: readonly BulkDocument[], docIds: readonly number[], chunkIds: readonly number[]): Statement {
+export function bulkInsertStatement(docs: readonly BulkDocument[]): Statement {
   const d = {
-    id: [] as number[],
     documentId: [] as string[],
     source: [] as string[],
     sourceClass: [] as string[],
@@ -42,7 +41,6 @@ export function bulkInsertStatement(docs: readonly BulkDocument[], docIds: reado
     metadata: [] as string[],
   };
   const c = {
-    id: [] as number[],
     chunkId: [] as string[],
     docId: [] as number[],
     ordinal: [] as number[],
@@ -61,9 +59,8 @@ export function bulkInsertStatement(docs: readonly BulkDocument[], docIds: reado
   const p = { term: [] as string[], chunk: [] as number[], tf: [] as number[], dl: [] as number[] };
   let totalLen = 0;
   let next = 0;
+  // Positions are 1-based: subscripts of the id arrays the statement reserves.
   docs.forEach(({ doc, chunks, postings }, i) => {
-    const docId = docIds[i]!;
-    d.id.push(docId);
     d.documentId.push(doc.document_id);
     d.source.push(doc.source);
     d.sourceClass.push(doc.source_class);
@@ -75,11 +72,10 @@ export function bulkInsertStatement(docs: readonly BulkDocument[], docIds: reado
     d.ingestedAt.push(doc.ingested_at);
     d.metadata.push(JSON.stringify(doc.metadata));
     chunks.forEach((ch, j) => {
-      const id = chunkIds[next++]!;
+      const at = ++next;
       const post = postings[j]!;
-      c.id.push(id);
       c.chunkId.push(ch.chunk_id);
-      c.docId.push(docId);
+      c.docId.push(i + 1);
       c.ordinal.push(ch.ordinal);
       c.text.push(ch.text);
       c.start.push(ch.start_offset);
@@ -94,7 +90,7 @@ export function bulkInsertStatement(docs: readonly BulkDocument[], docIds: reado
       totalLen += post.dl;
       for (let k = 0; k < post.terms.length; k++) {
         p.term.push(post.terms[k]!);
-        p.chunk.push(id);
+        p.chunk.push(at);
         p.tf.push(post.tfs[k]!);
         p.dl.push(post.dl);
       }
@@ -102,24 +98,34 @@ export function bulkInsertStatement(docs: readonly BulkDocument[], docIds: reado
   });
   const sorted = postingsLiterals(p);
   return {
-    sql: `WITH docs AS (
+    sql: `WITH ids AS MATERIALIZED (
+       SELECT ARRAY(SELECT nextval('document_ids') FROM generate_series(1, $30::int) ORDER BY 1) AS doc_ids,
+         ARRAY(SELECT nextval('chunk_ids') FROM generate_series(1, $31::int) ORDER BY 1) AS chunk_ids),
+     docs AS (
        INSERT INTO documents (id, document_id, source, source_class, extractor, base_dir, fingerprint, content_hash,
          content_length, ingested_at, metadata)
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-         $9::bigint[], $10::text[], $11::text[])),
+       SELECT ids.doc_ids[u.n], u.document_id, u.source, u.source_class, u.extractor, u.base_dir, u.fingerprint, u.content_hash,
+         u.content_length, u.ingested_at, u.metadata
+       FROM ids, unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+         $8::bigint[], $9::text[], $10::text[]) WITH ORDINALITY
+         AS u(document_id, source, source_class, extractor, base_dir, fingerprint, content_hash, content_length, ingested_at, metadata, n)),
      ins AS (
        INSERT INTO chunks (id, chunk_id, doc_id, ordinal, text, start_offset, end_offset, start_line, end_line,
          page_start, page_end, text_hash, metadata, dl)
-       SELECT * FROM unnest($12::bigint[], $13::text[], $14::bigint[], $15::int[], $16::text[], $17::bigint[], $18::bigint[],
-         $19::int[], $20::int[], $21::int[], $22::int[], $23::text[], $24::text[], $25::int[])),
+       SELECT ids.chunk_ids[u.n], u.chunk_id, ids.doc_ids[u.doc], u.ordinal, u.text, u.start_offset, u.end_offset, u.start_line,
+         u.end_line, u.page_start, u.page_end, u.text_hash, u.metadata, u.dl
+       FROM ids, unnest($11::text[], $12::int[], $13::int[], $14::text[], $15::bigint[], $16::bigint[], $17::int[], $18::int[],
+         $19::int[], $20::int[], $21::text[], $22::text[], $23::int[]) WITH ORDINALITY
+         AS u(chunk_id, doc, ordinal, text, start_offset, end_offset, start_line, end_line, page_start, page_end, text_hash,
+           metadata, dl, n)),
      post AS (
-       INSERT INTO bm25_postings (term, chunk, tf, dl) SELECT * FROM unnest($26::text[], $27::bigint[], $28::int[], $29::int[])),
+       INSERT INTO bm25_postings (term, chunk, tf, dl)
+       SELECT u.term, ids.chunk_ids[u.chunk], u.tf, u.dl FROM ids, unnest($24::text[], $25::int[], $26::int[], $27::int[]) AS u(term, chunk, tf, dl)),
      gen AS (
-       INSERT INTO meta (key, value) VALUES ('generation', $32::bigint::text)
-       ON CONFLICT (key) DO UPDATE SET value = (meta.value::bigint + $32::bigint)::text)
-     UPDATE bm25_stats SET docs = docs + $30, total_len = total_len + $31`,
+       INSERT INTO meta (key, value) VALUES ('generation', $29::bigint::text)
+       ON CONFLICT (key) DO UPDATE SET value = (meta.value::bigint + $29::bigint)::text)
+     UPDATE bm25_stats SET docs = bm25_stats.docs + $31, total_len = bm25_stats.total_len + $28 FROM ids RETURNING ids.chunk_ids::float8[] AS chunks`,
     params: [
-      d.id,
       d.documentId,
       d.source,
       d.sourceClass,
@@ -130,7 +136,6 @@ export function bulkInsertStatement(docs: readonly BulkDocument[], docIds: reado
       d.contentLength,
       d.ingestedAt,
       d.metadata,
-      c.id,
       c.chunkId,
       c.docId,
       c.ordinal,
@@ -148,9 +153,10 @@ export function bulkInsertStatement(docs: readonly BulkDocument[], docIds: reado
       sorted.chunk,
       sorted.tf,
       sorted.dl,
-      c.id.length,
       totalLen,
       String(docs.length),
+      docs.length,
+      c.chunkId.length,
     ],
   };
 }
@@ -158,7 +164,7 @@ export function bulkInsertStatement(docs: readonly BulkDocument[], docIds: reado
 /**
  * The postings as four PostgreSQL array literals, in the order of the
  * `(term, chunk)` primary key (a term's postings keep the order given, which
- * is ascending chunk ids). Inserted in that order, a batch descends the key's
+ * is ascending chunk positions, so ascending ids). Inserted in that order, a batch descends the key's
  * btree once per leaf page instead of once per posting at a random place: the
  * key's upkeep is most of the server's time writing a batch (ADR 0035). Only
  * the speed depends on the order: JavaScript compares UTF-16 code units, the

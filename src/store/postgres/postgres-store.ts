@@ -34,7 +34,7 @@ import type {
   VectorIndexStatus,
 } from "../store.js";
 import { replaceEach } from "../store.js";
-import { bulkInsertStatement, RESERVE_IDS } from "./bulk-write.js";
+import { bulkInsertStatement } from "./bulk-write.js";
 import { CHUNK_COLUMNS, chunkMetadataJson, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, statsOf, toChunk, toDocument, toScoredChunk, type DocumentRow, type JoinedRow } from "../rows.js";
 import { checkDimensions, checkVector, unitCopy, windowsOf, type ChunkVectors } from "../vectors.js";
 import { resolvePoolSettings, type PostgresStoreConfig } from "./connection-settings.js";
@@ -450,27 +450,25 @@ export class PostgresStore implements Store {
   }
 
   private async writeBulk(writes: readonly DocumentWrite[]): Promise<void> {
-    const docs = writes.map((w) => ({ doc: w.doc, chunks: w.chunks, postings: w.chunks.map((ch) => postingsOf(chunkTokens(ch.text, ch.heading_path))) }));
-    const chunkCount = writes.reduce((n, w) => n + w.chunks.length, 0);
     for (const w of writes) {
       if (w.vectors && w.vectors.length !== w.chunks.length) throw new GroundkitError("INTERNAL", `${w.vectors.length} vectors for ${w.chunks.length} chunks.`);
     }
     const vectors = writes.flatMap((w) => (w.vectors ?? []).map(windowsOf));
     const units = vectors.length > 0 ? await this.unitVectors(vectors) : [];
-    const ids = (await this.db.query<{ docs: number[]; chunks: number[] }>(RESERVE_IDS, [writes.length, chunkCount])).rows[0]!;
+    const bulk = batchStatement(writes);
     // With history on, each replaced document is kept as a version before its rows go (as in replaceDocument).
     const archives = this.archive(writes.map((w) => ({ source: w.doc.source, contentHash: w.doc.content_hash, at: w.doc.ingested_at })));
-    const statements = [...archives, this.removeDocumentRows(writes.map((w) => w.doc.source)), bulkInsertStatement(docs, ids.docs, ids.chunks)];
+    await runAll(this.db, [...archives, this.removeDocumentRows(writes.map((w) => w.doc.source))]);
+    const ids = (await this.db.query<{ chunks: number[] }>(bulk.sql, bulk.params)).rows[0]!.chunks;
     if (units.length > 0) {
-      // The reserved ids of the chunks that carry vectors, in the order of `units`.
+      // The ids the statement reserved for the chunks that carry vectors, in the order of `units`.
       const keys: number[] = [];
       let next = 0;
       for (const w of writes) {
-        for (let j = 0; j < w.chunks.length; j++, next++) if (w.vectors) keys.push(ids.chunks[next]!);
+        for (let j = 0; j < w.chunks.length; j++, next++) if (w.vectors) keys.push(ids[next]!);
       }
-      statements.push(this.upsertVectors(keys, units, "id"));
+      await runAll(this.db, [this.upsertVectors(keys, units, "id")]);
     }
-    await runAll(this.db, statements);
   }
 
   /** The statement writing the document row, its chunks and their postings (run in the caller's transaction). */
@@ -1019,4 +1017,9 @@ export class PostgresStore implements Store {
       await this.shared.replicas?.close();
     }
   }
+}
+
+/** The one statement writing a batch's documents, chunks and postings (bulk-write.ts). */
+function batchStatement(writes: readonly DocumentWrite[]): Statement {
+  return bulkInsertStatement(writes.map((w) => ({ doc: w.doc, chunks: w.chunks, postings: w.chunks.map((ch) => postingsOf(chunkTokens(ch.text, ch.heading_path))) })));
 }
