@@ -507,6 +507,8 @@ export class Ingestor {
     // Written while the walk reads and chunks the next batch (ADR 0035): on a server store the write is
     // mostly the server's work. One batch at a time, in order; finishWrites() waits for the last.
     const batch = this.batch.discard();
+    // Its statement built now, while the batch before it is still being written, not while the server waits.
+    this.store.prepareWrites?.(batch);
     this.writing = this.writing.then(() => this.writeBatch(batch));
     // The batch before this one is done: its failures and counts are in the summary before the walk goes on.
     await this.previousWrite;

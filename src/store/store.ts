@@ -237,6 +237,14 @@ export interface Store {
    * them with a few statements for the whole batch when none fails.
    */
   replaceDocuments(writes: readonly DocumentWrite[]): Promise<unknown[]>;
+  /**
+   * Optional: do now the work a later {@link replaceDocuments} of this same
+   * array (not changed in between) needs that does not depend on what is
+   * stored, so a caller writing behind (ingest, ADR 0035) does it while the
+   * write before is still in flight instead of while the server waits.
+   * Writes nothing; a store without it does the work in the write.
+   */
+  prepareWrites?(writes: readonly DocumentWrite[]): void;
   deleteDocument(documentId: string): Promise<boolean>;
   /**
    * Up to `limit` documents whose fingerprint is `fingerprint`, in source order:

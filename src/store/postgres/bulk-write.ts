@@ -5,9 +5,10 @@
  * document. The statement reserves its row ids from the sequences itself,
  * handed out in the order the documents and chunks come, so ids keep the
  * order a per-document write gives them (BM25 breaks ties by id, as SQLite);
- * what it sends names a document or chunk by its position in the batch (one
- * round trip fewer than reserving them first, and a statement that does not
- * depend on the server's state).
+ * what it sends names a document or chunk by its position in the batch. So
+ * the statement does not depend on the server's state and can be built
+ * before its transaction, while the batch before it is being written
+ * (`Store.prepareWrites`, ADR 0035).
  */
 import type { NewChunk, StoredDocument } from "../store.js";
 import { chunkMetadataJson } from "../rows.js";

@@ -109,6 +109,8 @@ interface SharedState {
   readonly replicas: ReplicaSet | undefined;
   /** Keep a document's previous version when it is replaced or deleted (store/history.ts). */
   recordHistory: boolean;
+  /** Batch statements built ahead of their write ({@link PostgresStore.prepareWrites}), by the writes' array. */
+  readonly prepared: WeakMap<readonly DocumentWrite[], Statement>;
 }
 
 /** How a read snapshot begins (store.ts readSnapshot). */
@@ -155,7 +157,7 @@ export class PostgresStore implements Store {
       await pool.close();
       throw err;
     }
-    const shared = { walker: randomUUID(), seenPending: [], extensionError: undefined, vectorOptions: opts.vectors ?? {}, lexical: new PgLexicalSearch(), hitRows: new ChunkRowCache(), replicas, recordHistory: false };
+    const shared = { walker: randomUUID(), seenPending: [], extensionError: undefined, vectorOptions: opts.vectors ?? {}, lexical: new PgLexicalSearch(), hitRows: new ChunkRowCache(), replicas, recordHistory: false, prepared: new WeakMap() };
     return new PostgresStore(pool, schema, shared);
   }
 
@@ -449,13 +451,28 @@ export class PostgresStore implements Store {
     }
   }
 
+  /**
+   * Tokenize the batch and build its statement now (bulk-write.ts: it reserves its ids itself, so it does
+   * not depend on the server): ingest calls this while the batch before is still being written.
+   */
+  prepareWrites(writes: readonly DocumentWrite[]): void {
+    if (writes.length < 2 || this.shared.prepared.has(writes)) return;
+    try {
+      this.shared.prepared.set(writes, batchStatement(writes));
+    } catch {
+      // Built again, and failing where a failure is reported, in the write.
+    }
+  }
+
   private async writeBulk(writes: readonly DocumentWrite[]): Promise<void> {
     for (const w of writes) {
       if (w.vectors && w.vectors.length !== w.chunks.length) throw new GroundkitError("INTERNAL", `${w.vectors.length} vectors for ${w.chunks.length} chunks.`);
     }
     const vectors = writes.flatMap((w) => (w.vectors ?? []).map(windowsOf));
     const units = vectors.length > 0 ? await this.unitVectors(vectors) : [];
-    const bulk = batchStatement(writes);
+    const bulk = this.shared.prepared.get(writes) ?? batchStatement(writes);
+    // Once: a batch that fails here is written again document by document.
+    this.shared.prepared.delete(writes);
     // With history on, each replaced document is kept as a version before its rows go (as in replaceDocument).
     const archives = this.archive(writes.map((w) => ({ source: w.doc.source, contentHash: w.doc.content_hash, at: w.doc.ingested_at })));
     await runAll(this.db, [...archives, this.removeDocumentRows(writes.map((w) => w.doc.source))]);
