@@ -98,6 +98,31 @@ describe("PostgreSQL batched writes", () => {
     }
   }, 120_000);
 
+  it("a healthy batch goes in as one statement for all its documents, not document by document", async () => {
+    // A broken batch statement is not an error anyone sees: the batch is written again one document at a
+    // time, and every document still arrives. Only the number of INSERT statements tells the two apart.
+    const dir = join(work.dir, "bulk");
+    writeDocs(dir, 40, "cedar");
+    const col = await openCollection({ indexDir: join(work.dir, "idx-bulk"), collection: "bulk", create: true, store });
+    const p = pool("bulk");
+    try {
+      await p.query("CREATE TABLE insert_statements (n int NOT NULL)");
+      await p.query(`CREATE FUNCTION count_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN INSERT INTO insert_statements VALUES (1); RETURN NULL; END $$`);
+      await p.query("CREATE TRIGGER count_insert AFTER INSERT ON documents FOR EACH STATEMENT EXECUTE FUNCTION count_insert()");
+      const r = await col.ingest([dir]);
+      expect(r.failed).toEqual([]);
+      expect(r.indexed).toBe(40);
+      const { rows } = await p.query<{ n: number }>("SELECT count(*)::int AS n FROM insert_statements");
+      // 40 documents make one batch (a few if the walk is slow: a batch is also cut after a second);
+      // document by document they would be 40 statements.
+      expect(rows[0]!.n).toBeLessThanOrEqual(8);
+      expect(await hitsFor(col, "cedar")).toBe(40);
+    } finally {
+      await col.close();
+    }
+  }, 120_000);
+
   it("a document the server refuses fails alone; the rest of its batch is written", async () => {
     const dir = join(work.dir, "poison");
     writeDocs(dir, 30, "maple");
