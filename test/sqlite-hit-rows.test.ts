@@ -1,11 +1,11 @@
 /**
- * The SQLite store keeps the rows its search hits were read from
- * (store/chunk-row-cache.ts), so it must never serve a row that changed
- * since: SQLite reuses the row id of a deleted last chunk, and a move
- * rewrites a document's source in place. Each case below failed when the
- * cache's scope missed the kind of commit it makes (checked by breaking the
- * scope on purpose: a constant scope fails the first, a scope without
- * `data_version` the second).
+ * A SQLite search never serves a hit's row as it was before a commit:
+ * SQLite reuses the row id of a deleted last chunk, and a move rewrites a
+ * document's source in place. When the store kept hit rows between searches
+ * (ADR 0039, until its amendment), each case below failed if the cache's
+ * scope missed the kind of commit it makes (a constant scope failed the
+ * first, a scope without `data_version` the second); the store now reads
+ * the rows every time, and these keep any future cache to the same rule.
  */
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

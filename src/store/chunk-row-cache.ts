@@ -10,9 +10,9 @@
  *   in-place moves. Rows never change in place otherwise (a replacement
  *   inserts new ids from a sequence that never goes back), so entries outlive
  *   writes.
- * - SQLite (sqlite/sqlite-engine.ts): every commit to the file by any
- *   connection changes the scope (row ids are reused there), and the cache is
- *   emptied when it does.
+ * - SQLite reads its hits' rows every time (ADR 0039's amendment: there,
+ *   holding them cost more in young-generation collections than reading them
+ *   from the page cache again).
  *
  * Rows not read within about the last half of the byte budget go first
  * (two generations, see the class).

@@ -22,7 +22,6 @@ import type {
   StoredDocument,
   VectorIndexStatus,
 } from "../store.js";
-import { ChunkRowCache } from "../chunk-row-cache.js";
 import { CHUNK_COLUMNS, chunkMetadataJson, COUNTS_BY_CLASS_SQL, DOC_COLUMNS, joinedRowOfRaw, statsOf, toChunk, toDocument, toScoredChunk, type DocumentRow, type JoinedRow } from "../rows.js";
 import { byScoreThenTie } from "../hit-order.js";
 import type { Db } from "./db.js";
@@ -99,8 +98,6 @@ export class SqliteEngine {
     insertChunk: Statement;
     chunkById: Statement;
     chunksByRowid: Statement;
-    dataVersion: Statement;
-    ownChanges: Statement;
     getMeta: Statement;
     setMeta: Statement;
     bumpGeneration: Statement;
@@ -122,10 +119,6 @@ export class SqliteEngine {
   recordHistory = false;
   /** A deferred read transaction around `fn` (one snapshot), made once. */
   private readonly readTx: { deferred: (fn: () => unknown) => unknown };
-  /** Rows search hits were read from (store/chunk-row-cache.ts), held while nothing commits to the file. */
-  private readonly hitRows = new ChunkRowCache();
-  /** The commit state (`dataVersion`, `ownChanges`) the held rows were read at. */
-  private hitRowsScope = "";
 
   private constructor(
     readonly db: Db,
@@ -180,11 +173,6 @@ export class SqliteEngine {
            WHERE c.id IN (SELECT value FROM json_each(?))`,
         )
         .raw(),
-      // With `ownChanges`, what changes with every commit to the file: any other connection's (data_version,
-      // as of this read snapshot, which the statement starts if nothing in it has yet) and this one's.
-      dataVersion: db.prepare("PRAGMA data_version").pluck(),
-      // Rows this connection inserted, updated or deleted since it opened (rolled back or not).
-      ownChanges: db.prepare("SELECT total_changes()").pluck(),
       getMeta: db.prepare("SELECT value FROM meta WHERE key = ?").pluck(),
       setMeta: db.prepare(
         "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -404,8 +392,7 @@ export class SqliteEngine {
   searchLexical(terms: string[], limit: number, filter?: ChunkFilter): ScoredChunk[] {
     // One read snapshot for the filter, the postings and the hits' rows: they agree, and the snapshot
     // (the WAL read lock) is taken once per search rather than once per statement group.
-    const ownSnapshot = !this.db.inTransaction;
-    return this.lexicalRead(() => this.searchLexicalInSnapshot(terms, limit, filter, ownSnapshot));
+    return this.lexicalRead(() => this.searchLexicalInSnapshot(terms, limit, filter));
   }
 
   /** Run `fn` in one read snapshot: a deferred transaction, or the caller's open one. */
@@ -413,12 +400,12 @@ export class SqliteEngine {
     return this.db.inTransaction ? fn() : (this.readTx.deferred(fn) as T);
   }
 
-  private searchLexicalInSnapshot(terms: string[], limit: number, filter: ChunkFilter | undefined, ownSnapshot: boolean): ScoredChunk[] {
+  private searchLexicalInSnapshot(terms: string[], limit: number, filter: ChunkFilter | undefined): ScoredChunk[] {
     const allowed = filter ? this.filteredRowids(filter) : undefined;
     if (allowed?.size === 0) return [];
     const hits = this.postings.search(terms, limit, allowed ? { allow: (rowid) => allowed.has(rowid) } : {});
     if (hits.length === 0) return [];
-    const rows = this.hitRowsOf(hits.map((h) => h.rowid), ownSnapshot);
+    const rows = this.chunksByRowid(hits.map((h) => h.rowid));
     const out = hits.flatMap((h) => {
       const row = rows.get(h.rowid);
       return row ? [toScoredChunk(row, h.score)] : [];
@@ -435,11 +422,10 @@ export class SqliteEngine {
   /** Chunks nearest to a query vector, score = cosine similarity (higher is better). */
   searchVectors(query: Float32Array, limit: number, filter?: ChunkFilter): ScoredChunk[] {
     // One read snapshot: the vector log the ANN index catches up from, the graph's answer and the chunk rows agree.
-    const ownSnapshot = !this.db.inTransaction;
     return this.db.transaction(() => {
       const hits = this.functions.metered(() => this.nearest(query, limit, filter));
       if (hits.length === 0) return [];
-      const rows = this.hitRowsOf(hits.map((h) => h.rowid), ownSnapshot);
+      const rows = this.chunksByRowid(hits.map((h) => h.rowid));
       return hits
         .flatMap((h) => {
           const row = rows.get(h.rowid);
@@ -507,33 +493,10 @@ export class SqliteEngine {
 
   /**
    * The rows of a search's hits, read in the search's snapshot after its other
-   * reads. Through the hit-row cache only when the search opened that snapshot
-   * itself: inside a caller's transaction, rows may hold writes that later roll
-   * back. Every commit changes the scope and empties the cache (row ids are
-   * reused, so a held row could otherwise stand for a new chunk).
+   * reads. Read every time, not kept between searches: a row read here comes
+   * from the page cache, and keeping rows cost more in young-generation
+   * collections than reading them again saved (docs/decisions/0039-sqlite-hit-rows.md).
    */
-  private hitRowsOf(rowids: number[], ownSnapshot: boolean): Map<number, JoinedRow> {
-    if (!ownSnapshot) return this.chunksByRowid(rowids);
-    const scope = `${this.stmts.dataVersion.get() as number}:${this.stmts.ownChanges.get() as number}`;
-    if (scope !== this.hitRowsScope) {
-      this.hitRows.clear();
-      this.hitRowsScope = scope;
-    }
-    const out = new Map<number, JoinedRow>();
-    const missing: number[] = [];
-    for (const rowid of rowids) {
-      const row = this.hitRows.get(scope, rowid);
-      if (row) out.set(rowid, row);
-      else missing.push(rowid);
-    }
-    if (missing.length === 0) return out;
-    for (const [rowid, row] of this.chunksByRowid(missing)) {
-      out.set(rowid, row);
-      this.hitRows.put(scope, rowid, row);
-    }
-    return out;
-  }
-
   private chunksByRowid(rowids: number[]): Map<number, JoinedRow> {
     const out = new Map<number, JoinedRow>();
     for (const raw of this.stmts.chunksByRowid.all(JSON.stringify(rowids)) as unknown[][]) {
