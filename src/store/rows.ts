@@ -121,7 +121,8 @@ export function toChunk(row: JoinedRow): StoredChunk {
  * `{ ...toChunk(row), score }`: V8 makes such a copy of a many-property object
  * in a way that outlives young-generation collections, and takes what it
  * points at (its document, its heading path) along until a full collection;
- * in the bench's query stage every collection copied about 0.8 MB more for it.
+ * in the bench's query stage each collection in the paragraph class moved
+ * about 0.5 MB more for it (4.26 against 3.78 MB).
  */
 export function toScoredChunk(row: JoinedRow, score: number): ScoredChunk {
   const chunk = toChunk(row) as ScoredChunk;
