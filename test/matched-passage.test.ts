@@ -25,6 +25,14 @@ describe("analyzer offsets", () => {
     expect(occ.map((o) => text.slice(o.start, o.end))).toEqual(["Runners", "RUNNING", "shoes", "Café", "ﬁles", "漢", "漢字", "字"]);
   });
 
+  it("makes no term of an identifier part of marks alone, as the part alone makes none (a counterexample of the property below)", () => {
+    // U+1DA00 is a nonspacing mark: "𝨀" alone is no word, so "𝨀_0" is one term, not that and its part "𝨀".
+    const text = "\u{1DA00}_0";
+    expect(analyzeForIndex("\u{1DA00}")).toEqual([]);
+    expect(analyzeForIndex(text)).toEqual([text]);
+    for (const o of analyzeWithOffsets(text)) expect(analyzeForIndex(text.slice(o.start, o.end))).toContain(o.term);
+  });
+
   it("keeps the index's terms for any text (property)", () => {
     const unit = fc.constantFrom(..."aZé\u0301ßΣς'’.,;İ한\u1100\u1161\u11a8漢字カ ﬁＡ-_1😀\n".split(""), "\u{20000}");
     fc.assert(

@@ -343,9 +343,23 @@ function scan(s: string, forIndex: boolean, sink: Sink, starts?: WordStarts, cas
     for (let p = 0; p < parts.length; p += 2) {
       const a = parts[p]!;
       const b = parts[p + 1]!;
-      if (b - a >= 2 && (starts === undefined || mayGive(s, a, b, starts))) emitWord(s.slice(a, b), a, sink);
+      if (b - a >= 2 && hasAlnum(s, a, b) && (starts === undefined || mayGive(s, a, b, starts))) emitWord(s.slice(a, b), a, sink);
     }
   }
+}
+
+/**
+ * Whether s[a, b) holds a letter or a digit: a part is a term only then, as a
+ * whole word is (a part of marks alone, "𝨀" in "𝨀_0", gives nothing when
+ * analyzed on its own, so it must not be a term of the word either).
+ */
+function hasAlnum(s: string, a: number, b: number): boolean {
+  for (let k = a; k < b; k += widthAt(s, k)) {
+    const c = s.charCodeAt(k);
+    const cls = c < 0x80 ? ASCII_CLASS[c]! : classAt(s, k);
+    if (cls === C_LETTER || cls === C_DIGIT) return true;
+  }
+  return false;
 }
 
 /**
