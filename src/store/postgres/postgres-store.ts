@@ -459,7 +459,7 @@ export class PostgresStore implements Store {
   prepareWrites(writes: readonly DocumentWrite[]): void {
     if (writes.length < 2 || this.shared.prepared.has(writes)) return;
     // A failure is met again, and reported, where the write builds the statement itself.
-    this.shared.prepared.set(writes, batchStatementInSlices(writes).catch(() => undefined));
+    this.shared.prepared.set(writes, batchStatement(writes).catch(() => undefined));
   }
 
   private async writeBulk(writes: readonly DocumentWrite[]): Promise<void> {
@@ -468,7 +468,7 @@ export class PostgresStore implements Store {
     }
     const vectors = writes.flatMap((w) => (w.vectors ?? []).map(windowsOf));
     const units = vectors.length > 0 ? await this.unitVectors(vectors) : [];
-    const bulk = (await this.shared.prepared.get(writes)) ?? batchStatement(writes);
+    const bulk = (await this.shared.prepared.get(writes)) ?? (await batchStatement(writes));
     // Once: a batch that fails here is written again document by document.
     this.shared.prepared.delete(writes);
     // With history on, each replaced document is kept as a version before its rows go (as in replaceDocument).
@@ -1034,24 +1034,16 @@ export class PostgresStore implements Store {
   }
 }
 
-/** The one statement writing a batch's documents, chunks and postings (bulk-write.ts). */
-function batchStatement(writes: readonly DocumentWrite[]): Statement {
-  return bulkInsertStatement(writes.map((w) => ({ doc: w.doc, chunks: w.chunks, postings: w.chunks.map(chunkPostings) })));
-}
-
-function chunkPostings(ch: NewChunk): ChunkPostings {
-  return postingsOf(chunkTokens(ch.text, ch.heading_path));
-}
-
 /** Chunks tokenized between two turns of the event loop when a batch is built ahead. */
 const SLICE_CHUNKS = 64;
 
 /**
- * {@link batchStatement}, giving the event loop back every {@link SLICE_CHUNKS} chunks: it runs while the
- * batch before is written, whose statements' answers would otherwise wait the whole ~20 ms of a batch's
- * tokenizing, the server idle meanwhile (about 10 % of a 20,000-chunk first ingest).
+ * The one statement writing a batch's documents, chunks and postings (bulk-write.ts), built giving the event
+ * loop back every {@link SLICE_CHUNKS} chunks: built ahead, it runs while the batch before is written, whose
+ * statements' answers would otherwise wait the whole ~20 ms of a batch's tokenizing, the server idle
+ * meanwhile (about 10 % of a 20,000-chunk first ingest).
  */
-async function batchStatementInSlices(writes: readonly DocumentWrite[]): Promise<Statement> {
+async function batchStatement(writes: readonly DocumentWrite[]): Promise<Statement> {
   const docs: BulkDocument[] = [];
   let since = 0;
   for (const w of writes) {
@@ -1061,7 +1053,7 @@ async function batchStatementInSlices(writes: readonly DocumentWrite[]): Promise
         since = 0;
         await nextTurn();
       }
-      postings.push(chunkPostings(ch));
+      postings.push(postingsOf(chunkTokens(ch.text, ch.heading_path)));
     }
     docs.push({ doc: w.doc, chunks: w.chunks, postings });
   }
